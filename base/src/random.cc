@@ -1,0 +1,54 @@
+#include "cuzk/base/random.h"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+namespace cuzk {
+
+void OsRng::fill(void* buf, size_t bytes) {
+  auto* p = static_cast<unsigned char*>(buf);
+  while (bytes > 0) {
+    ssize_t n = getrandom(p, bytes, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::fprintf(stderr, "cuzk: getrandom failed (errno %d); refusing to continue\n", errno);
+      std::abort();
+    }
+    p += n;
+    bytes -= size_t(n);
+  }
+}
+
+OsRng::result_type OsRng::operator()() {
+  uint64_t v;
+  fill(&v, sizeof v);
+  return v;
+}
+
+TestRng::TestRng(uint64_t seed) {
+  for (auto& s : s_) {
+    seed += 0x9e3779b97f4a7c15ull;
+    uint64_t z = seed;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    s = z ^ (z >> 31);
+  }
+}
+
+TestRng::result_type TestRng::operator()() {
+  auto rotl = [](uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
+  uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+}  // namespace cuzk

@@ -1,0 +1,49 @@
+# cuzk_target_defaults(target): warnings, sanitizers and optimisation flags
+# shared by every cuzk target.
+function(cuzk_target_defaults target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter>)
+  if(CUZK_WERROR)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+  endif()
+  if(CUZK_SANITIZE)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined>)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
+endfunction()
+
+# cuzk_library(name SOURCES ... DEPS ...): a layer's static library with its
+# public include directory <layer>/include.
+function(cuzk_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  if(ARG_SOURCES)
+    add_library(cuzk_${name} STATIC ${ARG_SOURCES})
+    target_include_directories(cuzk_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+    target_link_libraries(cuzk_${name} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+    cuzk_target_defaults(cuzk_${name})
+  else()
+    add_library(cuzk_${name} INTERFACE)
+    target_include_directories(cuzk_${name} INTERFACE ${CMAKE_CURRENT_SOURCE_DIR}/include)
+    target_link_libraries(cuzk_${name} INTERFACE ${ARG_DEPS})
+  endif()
+  add_library(cuzk::${name} ALIAS cuzk_${name})
+endfunction()
+
+# cuzk_test(name SOURCES ... DEPS ... [LABELS ...]): a GoogleTest binary
+# registered with CTest.
+function(cuzk_test name)
+  if(NOT CUZK_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  cuzk_target_defaults(${name})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  set(props ENVIRONMENT "CUZK_SOURCE_DIR=${PROJECT_SOURCE_DIR};CUZK_BINARY_DIR=${CMAKE_BINARY_DIR}")
+  if(ARG_LABELS)
+    list(APPEND props LABELS "${ARG_LABELS}")
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ${props})
+endfunction()
