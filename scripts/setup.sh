@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs what cuzk needs to build, run and test on Debian 12, skipping what
+# is already present. Idempotent; safe to run repeatedly.
+#   scripts/setup.sh           build and run dependencies
+#   scripts/setup.sh --test    also the Node packages the tests compare against
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_test=0
+[[ "${1:-}" == "--test" ]] && want_test=1
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "setup: not root and no sudo; install packages manually" >&2
+  fi
+fi
+
+packages=(build-essential cmake ninja-build git pkg-config
+          libgtest-dev libgmock-dev libbenchmark-dev
+          libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev libtomlplusplus-dev libcpp-httplib-dev
+          libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc)
+if [[ $want_test -eq 1 ]] && ! command -v node >/dev/null; then
+  packages+=(nodejs npm)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "setup: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  echo "setup: Debian packages present"
+fi
+
+if [[ $want_test -eq 1 ]]; then
+  # Node packages for the differential and interoperability tests.
+  stamp=tests/vectors/node_modules/.cuzk-installed
+  if [[ ! -f $stamp || tests/vectors/package-lock.json -nt $stamp ]]; then
+    echo "setup: installing Node test packages (tests/vectors)"
+    (cd tests/vectors && npm ci --no-audit --no-fund --loglevel=error)
+    touch "$stamp"
+  else
+    echo "setup: Node test packages present"
+  fi
+fi
