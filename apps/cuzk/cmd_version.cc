@@ -19,4 +19,10 @@ void add_version_command(CLI::App& app, Runner* runner) {
   });
 }
 
+CLI::App* add_bench_command(CLI::App& app) {
+  auto* bench = app.add_subcommand("bench", "Benchmarks (medians after warm-up; results as a table and JSON)");
+  bench->require_subcommand(1);
+  return bench;
+}
+
 }  // namespace cuzk::app

@@ -13,4 +13,15 @@ using Runner = std::function<int()>;
 void add_version_command(CLI::App& app, Runner* runner);
 void add_selfcheck_command(CLI::App& app, Runner* runner);
 
+// `cuzk bench`: the parent of every benchmark subcommand. Add benchmarks with
+// their own add_bench_*_command(bench, runner).
+CLI::App* add_bench_command(CLI::App& app);
+void add_bench_field_command(CLI::App& bench, Runner* runner);
+
+// The daemon and its clients (built with the server, CUZK_HAVE_SERVER).
+void add_serve_command(CLI::App& app, Runner* runner);
+void add_prove_client_command(CLI::App& app, Runner* runner);
+void add_client_admin_commands(CLI::App& app, Runner* runner);
+void add_bench_daemon_commands(CLI::App& bench, Runner* runner);
+
 }  // namespace cuzk::app

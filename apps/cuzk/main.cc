@@ -11,6 +11,16 @@ int main(int argc, char** argv) {
   cuzk::app::Runner runner;
   cuzk::app::add_version_command(app, &runner);
   cuzk::app::add_selfcheck_command(app, &runner);
+  CLI::App* bench = cuzk::app::add_bench_command(app);
+#ifdef CUZK_HAVE_PAIRING
+  cuzk::app::add_bench_field_command(*bench, &runner);
+#endif
+#ifdef CUZK_HAVE_SERVER
+  cuzk::app::add_serve_command(app, &runner);
+  cuzk::app::add_prove_client_command(app, &runner);
+  cuzk::app::add_client_admin_commands(app, &runner);
+  cuzk::app::add_bench_daemon_commands(*bench, &runner);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

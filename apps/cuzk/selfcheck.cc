@@ -6,6 +6,11 @@
 #include "cuzk/ff/fp.h"
 #include "cuzk/ff/fp2.h"
 #include "cuzk/ff/fr.h"
+#ifdef CUZK_HAVE_PAIRING
+#include "cuzk/ec/scalar_mul.h"
+#include "cuzk/ec/zcash_codec.h"
+#include "cuzk/pairing/pairing.h"
+#endif
 
 namespace cuzk::app {
 namespace {
@@ -54,6 +59,39 @@ std::string fp2_identities() {
   return {};
 }
 
+#ifdef CUZK_HAVE_PAIRING
+std::string curve_checks() {
+  OsRng rng;
+  // formats.md: the G1 generator compressed starts 97f1d3a7 (x with the 0x80 flag).
+  auto g1c = ec::g1_to_zcash_compressed(ec::g1_generator());
+  if (g1c[0] != 0x97 || g1c[1] != 0xf1 || g1c[2] != 0xd3 || g1c[3] != 0xa7) return "G1 generator encoding";
+  auto g2c = ec::g2_to_zcash_compressed(ec::g2_generator());
+  if (g2c[0] != 0x93 || g2c[1] != 0xe0 || g2c[2] != 0x2b || g2c[3] != 0x60) return "G2 generator encoding";
+  Fr k = Fr::random(rng);
+  ec::G1Affine p = ec::mul(ec::g1_generator(), k).to_affine();
+  if (!p.is_on_curve() || !ec::in_subgroup(p)) return "random G1 point not in G1";
+  if (!(ec::mul(p, -Fr::one()) == -p)) return "[r-1]P != -P";
+  auto back = ec::g1_from_zcash(ec::g1_to_zcash_compressed(p));
+  if (!back.ok() || !(*back == p)) return "G1 compressed round trip";
+  ec::G2Affine q = ec::mul(ec::g2_generator(), Fr::random(rng)).to_affine();
+  auto back2 = ec::g2_from_zcash(ec::g2_to_zcash_compressed(q));
+  if (!back2.ok() || !(*back2 == q)) return "G2 compressed round trip";
+  return {};
+}
+
+std::string pairing_bilinearity() {
+  OsRng rng;
+  Fr a = Fr::random(rng), b = Fr::random(rng);
+  ec::G1Affine p = ec::g1_generator();
+  ec::G2Affine q = ec::g2_generator();
+  pairing::Gt lhs = pairing::pairing(ec::mul(p, a).to_affine(), ec::mul(q, b).to_affine());
+  pairing::Gt rhs = pairing::pairing(p, q).pow((a * b).canonical());
+  if (lhs != rhs) return "e(aP, bQ) != e(P, Q)^(ab)";
+  if (pairing::pairing(p, q).is_one()) return "pairing is degenerate";
+  return {};
+}
+#endif
+
 }  // namespace
 
 std::vector<SelfCheck> selfchecks() {
@@ -62,6 +100,10 @@ std::vector<SelfCheck> selfchecks() {
       {"fr.identities", [] { return field_identities<Fr>("Fr"); }},
       {"fr.constants", fr_constants},
       {"fp2.identities", fp2_identities},
+#ifdef CUZK_HAVE_PAIRING
+      {"ec.g1_g2", curve_checks},
+      {"pairing.bilinearity", pairing_bilinearity},
+#endif
   };
   return checks;
 }

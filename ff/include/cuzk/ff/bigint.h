@@ -5,6 +5,11 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#include <x86intrin.h>
+#define CUZK_FF_X86_CARRY 1
+#endif
 
 namespace cuzk::ff {
 
@@ -13,15 +18,31 @@ using Limbs = std::array<uint64_t, N>;
 
 using u128 = unsigned __int128;
 
-// a + b + carry -> (sum, carry out)
+// a + b + carry -> (sum, carry out). REQUIRES: carry in {0, 1}.
+// On x86-64 the carry-flag intrinsics give a tight adc chain; the 128-bit
+// form (~1.3x slower in the pairing) serves constant evaluation and others.
 constexpr inline uint64_t adc(uint64_t a, uint64_t b, uint64_t& carry) {
+#ifdef CUZK_FF_X86_CARRY
+  if (!std::is_constant_evaluated()) {
+    unsigned long long out;
+    carry = _addcarry_u64(static_cast<unsigned char>(carry), a, b, &out);
+    return out;
+  }
+#endif
   u128 t = u128(a) + b + carry;
   carry = uint64_t(t >> 64);
   return uint64_t(t);
 }
 
-// a - b - borrow -> (difference, borrow out in {0,1})
+// a - b - borrow -> (difference, borrow out in {0,1}). REQUIRES: borrow in {0, 1}.
 constexpr inline uint64_t sbb(uint64_t a, uint64_t b, uint64_t& borrow) {
+#ifdef CUZK_FF_X86_CARRY
+  if (!std::is_constant_evaluated()) {
+    unsigned long long out;
+    borrow = _subborrow_u64(static_cast<unsigned char>(borrow), a, b, &out);
+    return out;
+  }
+#endif
   u128 t = u128(a) - b - borrow;
   borrow = uint64_t(t >> 64) & 1;
   return uint64_t(t);

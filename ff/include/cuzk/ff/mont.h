@@ -181,12 +181,14 @@ class MontField {
   // Cost: 2N^2 + N 64x64 multiplications.
   static constexpr Repr mont_mul(const Repr& a, const Repr& b) {
     Repr t{};
+#pragma GCC unroll 8
     for (int i = 0; i < kLimbs; ++i) {
       uint64_t carry_a = 0;
       t[0] = mac(t[0], a[0], b[i], carry_a);
       uint64_t m = t[0] * P::kInv;
       uint64_t carry_m = 0;
       mac(t[0], m, kModulus[0], carry_m);
+#pragma GCC unroll 8
       for (int j = 1; j < kLimbs; ++j) {
         t[j] = mac(t[j], a[j], b[i], carry_a);
         t[j - 1] = mac(t[j], m, kModulus[j], carry_m);
