@@ -1,0 +1,101 @@
+// The synthetic generator: satisfiable, covers every aux variable, and
+// follows the requested 0/1 share.
+#include <gtest/gtest.h>
+
+#include "cuzk/base/thread_pool.h"
+#include "cuzk/r1cs/density.h"
+#include "cuzk/r1cs/eval.h"
+#include "cuzk/r1cs/synthetic.h"
+#include "test_util.h"
+
+namespace cuzk::r1cs {
+namespace {
+
+using testing::fresh_seed;
+
+// Every aux variable appears in some row of A, B or C.
+uint64_t unused_aux(const Circuit& c) {
+  std::vector<bool> used(c.num_aux(), false);
+  for (const Term& t : c.terms()) {
+    if (t.var >= c.num_inputs()) used[t.var - c.num_inputs()] = true;
+  }
+  return uint64_t(std::count(used.begin(), used.end(), false));
+}
+
+TEST(Synthetic, SatisfiableAndCoveringForManyShapes) {
+  const uint64_t seed = fresh_seed();
+  ThreadPool pool(2);
+  struct Shape { uint64_t m, pub, aux; double p01; uint32_t t; };
+  const Shape shapes[] = {{1, 0, 1, 0.5, 1}, {2000, 3, 2000, 0.9, 2}, {2000, 10, 1500, 0.7, 3},
+                          {1000, 1, 5000, 0.8, 2}, {3000, 2, 3100, 0.0, 4}, {3000, 2, 2900, 1.0, 1}};
+  for (const Shape& s : shapes) {
+    SyntheticParams p{s.m, s.pub, s.aux, s.p01, s.t, 16, seed};
+    auto g = generate_synthetic(p);
+    ASSERT_TRUE(g.ok()) << g.status().to_string();
+    EXPECT_EQ(g->circuit.num_constraints(), s.m);
+    EXPECT_EQ(g->circuit.num_inputs(), 1 + s.pub);
+    EXPECT_EQ(g->circuit.num_aux(), s.aux);
+    EXPECT_TRUE(is_satisfied(g->circuit, g->witness, &pool).ok()) << s.m << " " << s.aux;
+    EXPECT_EQ(unused_aux(g->circuit), 0u) << s.m << " " << s.aux;
+    EXPECT_EQ(g->stats.bit_rows + g->stats.product_rows + g->stats.check_rows, s.m);
+  }
+}
+
+TEST(Synthetic, ZeroOneFractionRoughlyAsAsked) {
+  const uint64_t seed = fresh_seed();
+  for (double p01 : {0.0, 0.3, 0.9}) {
+    SyntheticParams p;
+    p.num_constraints = 40000;
+    p.num_aux = 40500;
+    p.zero_one_fraction = p01;
+    p.seed = seed;
+    auto g = generate_synthetic(p);
+    ASSERT_TRUE(g.ok());
+    uint64_t bits = 0;
+    for (uint64_t j = g->circuit.num_inputs(); j < g->witness.size(); ++j) {
+      bits += (g->witness[j].is_zero() || g->witness[j].is_one()) ? 1 : 0;
+    }
+    EXPECT_EQ(bits, g->stats.zero_one_aux);
+    const double share = double(bits) / double(p.num_aux);
+    EXPECT_NEAR(share, p01, 0.02) << "asked " << p01;
+    // ±1, 2^j, the pool and the sums of repeated variables: a small table.
+    EXPECT_LT(g->circuit.coeffs().size(), 1000u);
+    EXPECT_GT(g->circuit.num_nonzeros(), 100000u);
+  }
+}
+
+TEST(Synthetic, TermsPerLcAndDeterminism) {
+  const uint64_t seed = fresh_seed();
+  SyntheticParams p;
+  p.num_constraints = 20000;
+  p.num_aux = 20000;
+  p.zero_one_fraction = 0.0;  // product rows only
+  p.terms_per_lc = 3;
+  p.seed = seed;
+  auto g = generate_synthetic(p);
+  ASSERT_TRUE(g.ok());
+  // A and B have mean 3 sampled terms (a few merge or cancel), C has z + mean 2.
+  const double a = double(g->circuit.num_nonzeros(Matrix::kA)) / double(p.num_constraints);
+  const double c = double(g->circuit.num_nonzeros(Matrix::kC)) / double(p.num_constraints);
+  EXPECT_NEAR(a, 3.0, 0.15);
+  EXPECT_NEAR(c, 3.0, 0.15);
+  auto again = generate_synthetic(p);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->witness, g->witness);
+  EXPECT_TRUE(std::equal(g->circuit.terms().begin(), g->circuit.terms().end(), again->circuit.terms().begin()));
+}
+
+TEST(Synthetic, RejectsBadParameters) {
+  SyntheticParams p;
+  p.zero_one_fraction = 1.5;
+  EXPECT_EQ(generate_synthetic(p).status().code(), StatusCode::kInvalidArgument);
+  p = SyntheticParams{};
+  p.terms_per_lc = 0;
+  EXPECT_EQ(generate_synthetic(p).status().code(), StatusCode::kInvalidArgument);
+  p = SyntheticParams{};
+  p.num_constraints = 0;
+  EXPECT_EQ(generate_synthetic(p).status().code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace cuzk::r1cs
