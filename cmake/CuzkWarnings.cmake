@@ -41,7 +41,9 @@ function(cuzk_test name)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   cuzk_target_defaults(${name})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
-  set(props ENVIRONMENT "CUZK_SOURCE_DIR=${PROJECT_SOURCE_DIR};CUZK_BINARY_DIR=${CMAKE_BINARY_DIR}")
+  # One variable only: gtest_discover_tests flattens PROPERTIES, so a second
+  # ENVIRONMENT entry would become a property name and swallow LABELS.
+  set(props ENVIRONMENT "CUZK_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
   if(ARG_LABELS)
     list(APPEND props LABELS "${ARG_LABELS}")
   endif()

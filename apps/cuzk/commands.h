@@ -18,6 +18,14 @@ void add_selfcheck_command(CLI::App& app, Runner* runner);
 CLI::App* add_bench_command(CLI::App& app);
 void add_bench_field_command(CLI::App& bench, Runner* runner);
 
+// The file-based commands (groth16 + io): prove with key files, verify,
+// setup (insecure, development), inspect. Registered before the daemon client,
+// which then takes the remote form of `prove`.
+void add_file_prove_command(CLI::App& app, Runner* runner);
+void add_verify_command(CLI::App& app, Runner* runner);
+void add_setup_command(CLI::App& app, Runner* runner);
+void add_inspect_command(CLI::App& app, Runner* runner);
+
 // The daemon and its clients (built with the server, CUZK_HAVE_SERVER).
 void add_serve_command(CLI::App& app, Runner* runner);
 void add_prove_client_command(CLI::App& app, Runner* runner);

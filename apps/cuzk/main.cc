@@ -15,6 +15,12 @@ int main(int argc, char** argv) {
 #ifdef CUZK_HAVE_PAIRING
   cuzk::app::add_bench_field_command(*bench, &runner);
 #endif
+#ifdef CUZK_HAVE_IO
+  cuzk::app::add_file_prove_command(app, &runner);
+  cuzk::app::add_verify_command(app, &runner);
+  cuzk::app::add_setup_command(app, &runner);
+  cuzk::app::add_inspect_command(app, &runner);
+#endif
 #ifdef CUZK_HAVE_SERVER
   cuzk::app::add_serve_command(app, &runner);
   cuzk::app::add_prove_client_command(app, &runner);

@@ -1,0 +1,109 @@
+// `cuzk prove` with key files: a snarkjs .zkey, or a bellperson .params with
+// the circuit. The proof is verified before anything is written; nothing is
+// written when proving or verification fails.
+#include <cstdio>
+#include <memory>
+
+#include "circuit_files.h"
+#include "cli_util.h"
+#include "cuzk/base/thread_pool.h"
+#include "cuzk/base/trace.h"
+#include "cuzk/groth16/prover.h"
+#include "cuzk/groth16/verifier.h"
+#include "cuzk/io/bellperson.h"
+#include "cuzk/io/circom.h"
+#include "cuzk/io/snarkjs_json.h"
+#include "cuzk/io/zkey.h"
+#include "cuzk/r1cs/density.h"
+#include "cuzk/r1cs/eval.h"
+#include "prove_file.h"
+
+namespace cuzk::app {
+namespace {
+
+struct LoadedKey {
+  groth16::ProvingKey pk;
+  r1cs::Circuit circuit;  // what the prover multiplies (zkey: A/B with input rows)
+  groth16::CRule c_rule = groth16::CRule::kMatrix;
+};
+
+StatusOr<LoadedKey> load_zkey(const FileProveArgs& a, ThreadPool* pool) {
+  auto z = io::read_zkey(a.zkey, {.check_points = !a.no_check, .pool = pool});
+  if (!z.ok()) return z.status().with_context(a.zkey);
+  LoadedKey k{std::move(z->pk), std::move(z->ab_circuit), groth16::CRule::kProductOfAB};
+  return k;
+}
+
+StatusOr<LoadedKey> load_params(const FileProveArgs& a, const r1cs::Circuit& circuit, ThreadPool* pool) {
+  r1cs::DensityBitmaps density = r1cs::compute_density(circuit, {.include_input_rows = true}, pool);
+  auto pk = io::read_params(a.params, density, {.check_subgroup = !a.no_check, .pool = pool});
+  if (!pk.ok()) return pk.status().with_context(a.params);
+  return LoadedKey{std::move(pk).value(), circuit, groth16::CRule::kMatrix};
+}
+
+Status write_outputs(const FileProveArgs& a, const groth16::Proof& proof, std::span<const ff::Fr> publics) {
+  if (!a.proof.empty()) {
+    if (ends_with(a.proof, ".json")) {
+      RETURN_IF_ERROR(io::write_proof_json(a.proof, proof));
+    } else {
+      RETURN_IF_ERROR(io::write_proofs(a.proof, std::span<const groth16::Proof>(&proof, 1)));
+    }
+  }
+  if (!a.public_json.empty()) RETURN_IF_ERROR(io::write_public_json(a.public_json, publics));
+  return ok_status();
+}
+
+void print_times(const groth16::StageTimes& t, double load_s, double verify_s) {
+  std::fprintf(stderr,
+               "cuzk prove: load %.3f s, matvec %.3f s, h %.3f s, msm %.3f s, assembly %.3f s, "
+               "prove %.3f s, verify %.3f s\n",
+               load_s, t.matvec_s, t.h_s, t.msm_s, t.assembly_s, t.total_s, verify_s);
+}
+
+}  // namespace
+
+int run_file_prove(const FileProveArgs& a) {
+  if (a.zkey.empty() == a.params.empty())
+    return fail("prove", invalid_argument("give exactly one of --zkey or --params (or --addr/--circuit for the daemon)"));
+  if (!a.params.empty() && a.r1cs.empty()) return fail("prove", invalid_argument("--params needs --r1cs"));
+  std::unique_ptr<ThreadPool> own_pool;
+  if (a.threads > 0) own_pool = std::make_unique<ThreadPool>(unsigned(a.threads));
+  ThreadPool* pool = own_pool ? own_pool.get() : &default_thread_pool();
+
+  TraceSpan load(nullptr, "load");
+  auto witness = io::read_wtns(a.wtns, pool);
+  if (!witness.ok()) return fail("prove", witness.status().with_context(a.wtns));
+  StatusOr<r1cs::Circuit> circuit = r1cs::Circuit();
+  if (!a.r1cs.empty()) {
+    circuit = load_circuit_file(a.r1cs, pool);
+    if (!circuit.ok()) return fail("prove", circuit.status());
+    // Name the first violated constraint before spending time on the proof.
+    if (Status s = r1cs::is_satisfied(*circuit, *witness, pool); !s.ok())
+      return fail("prove", s.with_context("witness " + a.wtns), kExitInvalid);
+  }
+  auto key = a.zkey.empty() ? load_params(a, *circuit, pool) : load_zkey(a, pool);
+  if (!key.ok()) return fail("prove", key.status());
+  double load_s = load.stop();
+
+  auto backend = groth16::make_cpu_backend(pool);
+  groth16::StageTimes times;
+  auto proof = groth16::prove(key->pk, key->circuit, *witness, groth16::Blinding::random(), *backend,
+                              {.pool = pool, .c_rule = key->c_rule, .check_satisfied = false}, &times);
+  if (!proof.ok()) return fail("prove", proof.status(), kExitInvalid);
+
+  std::span<const ff::Fr> publics(witness->data() + 1, key->pk.num_inputs - 1);
+  TraceSpan verify_span(nullptr, "verify");
+  auto ok = groth16::verify(key->pk.vk, publics, *proof);
+  double verify_s = verify_span.stop();
+  if (!ok.ok()) return fail("prove", ok.status(), kExitInvalid);
+  if (!*ok)
+    return fail("prove",
+                invalid_argument("the proof does not verify: the witness does not satisfy the circuit "
+                                 "(pass --r1cs to find the violated constraint); nothing was written"),
+                kExitInvalid);
+  if (Status s = write_outputs(a, *proof, publics); !s.ok()) return fail("prove", s);
+  print_times(times, load_s, verify_s);
+  return kExitOk;
+}
+
+}  // namespace cuzk::app

@@ -1,0 +1,51 @@
+// The Groth16 prover, in named stages (rapidsnark-style, top to bottom):
+//   matvec:   a = A·w, b = B·w, c = C·w (or a∘b), plus the per-input rows
+//   h:        the H-query scalars from a, b, c (Backend::compute_h)
+//   msm:      H·h, L·aux, A·w_A, B1·w_B (G1) and B2·w_B (G2)
+//   assembly: A = α + A_m + rδ, B = β + B2_m + sδ,
+//             C = L_m + H_m + s·A + r·B1 − rs·δ  with B1 = β1 + B1_m + sδ1
+#pragma once
+
+#include <span>
+
+#include "cuzk/base/status.h"
+#include "cuzk/base/thread_pool.h"
+#include "cuzk/base/trace.h"
+#include "cuzk/groth16/backend.h"
+#include "cuzk/groth16/keys.h"
+#include "cuzk/r1cs/circuit.h"
+
+namespace cuzk::groth16 {
+
+// The blinding factors r and s. Production code draws them from the OS
+// CSPRNG (random()); tests inject fixed values.
+struct Blinding {
+  Fr r, s;
+  static Blinding random();
+};
+
+struct ProveOptions {
+  ThreadPool* pool = nullptr;           // default_thread_pool() when null
+  MetricsRegistry* metrics = nullptr;   // stage spans go here when set
+  CRule c_rule = CRule::kMatrix;
+  // Check A·w ∘ B·w = C·w row by row before proving, naming the first
+  // violated constraint (only meaningful with CRule::kMatrix).
+  bool check_satisfied = true;
+};
+
+struct StageTimes {
+  double matvec_s = 0, h_s = 0, msm_s = 0, assembly_s = 0, total_s = 0;
+};
+
+// Proves that `witness` (1, public inputs, aux; num_vars values) satisfies
+// `circuit` under `pk`. For kBellperson keys the circuit holds only the
+// circuit's own rows (the per-input rows are added here); for kSnarkjs keys
+// it is the key's A/B rows, which already include them.
+// Errors: INVALID_ARGUMENT for size mismatches or an unsatisfied witness
+// (message names the constraint), FAILED_PRECONDITION when the key and the
+// circuit disagree.
+StatusOr<Proof> prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+                      const Blinding& blinding, Backend& backend, const ProveOptions& options = {},
+                      StageTimes* times = nullptr);
+
+}  // namespace cuzk::groth16

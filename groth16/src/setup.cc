@@ -1,0 +1,248 @@
+#include "cuzk/groth16/setup.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "cuzk/base/random.h"
+#include "cuzk/ec/batch.h"
+#include "cuzk/ec/scalar_mul.h"
+#include "cuzk/r1cs/density.h"
+
+namespace cuzk::groth16 {
+namespace {
+
+// Fixed-base scalar multiplication with 8-bit windows: table[w][d] = d·2^(8w)·G
+// for d in 1..255 (32 windows cover 256 bits), so [k]G costs at most 32 mixed
+// additions and no doublings. Table: 32·255 affine points.
+template <class C>
+class FixedBaseTable {
+ public:
+  static constexpr int kWindowBits = 8;
+  static constexpr int kWindows = 256 / kWindowBits;
+  static constexpr int kDigits = (1 << kWindowBits) - 1;
+
+  explicit FixedBaseTable(const ec::Affine<C>& base) {
+    std::vector<ec::Jacobian<C>> jac(size_t(kWindows) * kDigits);
+    ec::Jacobian<C> window_base = ec::Jacobian<C>::from_affine(base);
+    for (int w = 0; w < kWindows; ++w) {
+      ec::Jacobian<C> acc = window_base;
+      for (int d = 1; d <= kDigits; ++d) {
+        jac[size_t(w) * kDigits + size_t(d - 1)] = acc;
+        acc += window_base;
+      }
+      window_base = acc;  // 256 · previous base
+    }
+    table_ = ec::batch_normalize<C>(std::span<const ec::Jacobian<C>>(jac));
+  }
+
+  ec::Jacobian<C> mul(const Fr& k) const {
+    Fr::Repr c = k.canonical();
+    ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
+    for (int w = 0; w < kWindows; ++w) {
+      unsigned d = unsigned(c[size_t(w / 8)] >> (8 * (w % 8))) & 0xff;
+      if (d) acc += table_[size_t(w) * kDigits + d - 1];
+    }
+    return acc;
+  }
+
+ private:
+  std::vector<ec::Affine<C>> table_;
+};
+
+// out[i] = [scalars[i]]·G, in parallel, normalised to affine.
+template <class C>
+std::vector<ec::Affine<C>> fixed_base_batch(const FixedBaseTable<C>& table, std::span<const Fr> scalars,
+                                            ThreadPool& pool, const std::function<void(size_t)>& done) {
+  std::vector<ec::Affine<C>> out(scalars.size());
+  constexpr size_t kChunk = 4096;
+  size_t chunks = (scalars.size() + kChunk - 1) / kChunk;
+  pool.parallel_for(chunks, 1, [&](size_t cb, size_t ce) {
+    std::vector<ec::Jacobian<C>> jac;
+    for (size_t ch = cb; ch < ce; ++ch) {
+      size_t b = ch * kChunk, e = std::min(scalars.size(), b + kChunk);
+      jac.resize(e - b);
+      for (size_t i = b; i < e; ++i) jac[i - b] = table.mul(scalars[i]);
+      ec::batch_normalize<C>(std::span<const ec::Jacobian<C>>(jac), std::span<ec::Affine<C>>(out.data() + b, e - b));
+      if (done) done(e - b);
+    }
+  });
+  return out;
+}
+
+Fr derive(uint64_t seed, uint64_t domain) {
+  TestRng rng(seed * 0x9e3779b97f4a7c15ull + domain);
+  for (;;) {
+    Fr f = Fr::random(rng);
+    if (!f.is_zero()) return f;
+  }
+}
+
+// L_i(τ) for i < n over the domain with generator ω:
+// L_i(τ) = ω^i·(τ^n − 1) / (n·(τ − ω^i)). Cost: n M + one batch inversion.
+std::vector<Fr> lagrange_at(const Fr& tau, int lg_n, const Fr& omega) {
+  uint64_t n = uint64_t(1) << lg_n;
+  std::vector<Fr> den(n), num(n);
+  Fr z = tau.pow(n) - Fr::one();
+  Fr n_fr = Fr::from_uint(n);
+  Fr w = Fr::one();
+  for (uint64_t i = 0; i < n; ++i) {
+    den[i] = n_fr * (tau - w);
+    num[i] = w * z;
+    w *= omega;
+  }
+  Fr::batch_inverse(den);
+  for (uint64_t i = 0; i < n; ++i) num[i] *= den[i];
+  return num;
+}
+
+struct QapAtTau {
+  std::vector<Fr> u, v, w;  // A_j(τ), B_j(τ), C_j(τ) for every variable j
+};
+
+QapAtTau evaluate_qap(const r1cs::Circuit& circuit, std::span<const Fr> lag) {
+  QapAtTau q;
+  uint64_t nv = circuit.num_vars();
+  q.u.assign(nv, Fr::zero());
+  q.v.assign(nv, Fr::zero());
+  q.w.assign(nv, Fr::zero());
+  std::vector<Fr>* dst[3] = {&q.u, &q.v, &q.w};
+  for (uint64_t row = 0; row < circuit.num_constraints(); ++row) {
+    for (int m = 0; m < 3; ++m) {
+      for (const r1cs::Term& t : circuit.row(row, r1cs::Matrix(m))) (*dst[m])[t.var] += circuit.coeff(t) * lag[row];
+    }
+  }
+  // The per-input rows: A has input s at row num_constraints + s.
+  for (uint64_t s = 0; s < circuit.num_inputs(); ++s) q.u[s] += lag[circuit.num_constraints() + s];
+  return q;
+}
+
+std::vector<Fr> select_by_density(std::span<const Fr> values, const r1cs::Bitmap& density) {
+  std::vector<Fr> out;
+  out.reserve(density.popcount);
+  for (uint64_t i = 0; i < density.bit_len; ++i)
+    if (density.test(i)) out.push_back(values[i]);
+  return out;
+}
+
+r1cs::Bitmap concat_bitmaps(const r1cs::Bitmap& inputs, const r1cs::Bitmap& aux) {
+  r1cs::Bitmap out(inputs.bit_len + aux.bit_len);
+  for (uint64_t i = 0; i < inputs.bit_len; ++i)
+    if (inputs.test(i)) out.words[i / 64] |= uint64_t(1) << (i % 64);
+  for (uint64_t i = 0; i < aux.bit_len; ++i) {
+    uint64_t j = inputs.bit_len + i;
+    if (aux.test(i)) out.words[j / 64] |= uint64_t(1) << (j % 64);
+  }
+  out.popcount = inputs.popcount + aux.popcount;
+  return out;
+}
+
+// H query scalars: bellperson τ^i·Z(τ)/δ (i < n − 1); snarkjs L'_{2j+1}(τ)/δ
+// over the 2n-domain (j < n).
+std::vector<Fr> h_scalars(KeyLayout layout, const Fr& tau, int lg_n, const Fr& delta_inv) {
+  uint64_t n = uint64_t(1) << lg_n;
+  std::vector<Fr> out;
+  if (layout == KeyLayout::kBellperson) {
+    out.resize(n - 1);
+    Fr z = (tau.pow(n) - Fr::one()) * delta_inv, t = Fr::one();
+    for (uint64_t i = 0; i + 1 < n; ++i, t *= tau) out[i] = t * z;
+  } else {
+    std::vector<Fr> lag2 = lagrange_at(tau, lg_n + 1, ff::root_of_unity(lg_n + 1, ff::RootConvention::kSnarkjs));
+    out.resize(n);
+    for (uint64_t j = 0; j < n; ++j) out[j] = lag2[2 * j + 1] * delta_inv;
+  }
+  return out;
+}
+
+}  // namespace
+
+ToxicWaste ToxicWaste::from_seed(uint64_t seed) {
+  return ToxicWaste{derive(seed, 1), derive(seed, 2), derive(seed, 3), derive(seed, 4), derive(seed, 5)};
+}
+
+int domain_lg_for_rows(uint64_t rows) {
+  int k = 0;
+  while ((uint64_t(1) << k) < rows) ++k;
+  return std::max(k, 1);
+}
+
+StatusOr<r1cs::Circuit> append_input_rows(const r1cs::Circuit& circuit, bool keep_c) {
+  r1cs::CircuitBuilder builder(circuit.num_inputs(), circuit.num_aux());
+  std::vector<r1cs::LinTerm> lc[3];
+  for (uint64_t row = 0; row < circuit.num_constraints(); ++row) {
+    for (int m = 0; m < 3; ++m) {
+      lc[m].clear();
+      if (m == 2 && !keep_c) continue;
+      for (const r1cs::Term& t : circuit.row(row, r1cs::Matrix(m))) lc[m].push_back({t.var, circuit.coeff(t)});
+    }
+    RETURN_IF_ERROR(builder.add_row(lc[0], lc[1], lc[2]));
+  }
+  for (uint64_t s = 0; s < circuit.num_inputs(); ++s) {
+    r1cs::LinTerm one{s, Fr::one()};
+    RETURN_IF_ERROR(builder.add_row(r1cs::LinComb(&one, 1), {}, {}));
+  }
+  return std::move(builder).build();
+}
+
+StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptions& options) {
+  ThreadPool& pool = options.pool ? *options.pool : default_thread_pool();
+  uint64_t rows = circuit.num_constraints() + circuit.num_inputs();
+  int lg_n = domain_lg_for_rows(rows);
+  if (lg_n > 28) return invalid_argument("dev setup: circuit needs a domain of 2^" + std::to_string(lg_n) + " (> 2^28)");
+  ToxicWaste tw = ToxicWaste::from_seed(options.seed);
+  std::vector<Fr> lag = lagrange_at(tw.tau, lg_n, ff::root_of_unity(lg_n, root_convention(options.layout)));
+  QapAtTau q = evaluate_qap(circuit, lag);
+
+  ProvingKey pk;
+  pk.layout = options.layout;
+  pk.lg_n = lg_n;
+  pk.num_inputs = circuit.num_inputs();
+  pk.num_aux = circuit.num_aux();
+  r1cs::DensityBitmaps d = r1cs::compute_density(circuit, {.include_input_rows = true}, &pool);
+  pk.a_density = concat_bitmaps(d.a_input, d.a_aux);
+  pk.b_density = concat_bitmaps(d.b_input, d.b_aux);
+
+  Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
+  std::vector<Fr> ic(pk.num_inputs), l(pk.num_aux);
+  for (uint64_t j = 0; j < circuit.num_vars(); ++j) {
+    Fr k = tw.beta * q.u[j] + tw.alpha * q.v[j] + q.w[j];
+    if (j < pk.num_inputs) ic[j] = k * gamma_inv;
+    else l[j - pk.num_inputs] = k * delta_inv;
+  }
+  if (options.layout == KeyLayout::kBellperson) {
+    for (uint64_t j = 0; j < l.size(); ++j)
+      if (l[j].is_zero()) return invalid_argument("dev setup: L point of aux variable " + std::to_string(j) + " would be infinity (the variable is unconstrained)");
+  }
+  std::vector<Fr> a = select_by_density(q.u, pk.a_density);
+  std::vector<Fr> b = select_by_density(q.v, pk.b_density);
+  std::vector<Fr> h = h_scalars(options.layout, tw.tau, lg_n, delta_inv);
+
+  FixedBaseTable<ec::G1Curve> g1(ec::g1_generator());
+  FixedBaseTable<ec::G2Curve> g2(ec::g2_generator());
+  size_t total = ic.size() + l.size() + a.size() + 2 * b.size() + h.size(), done = 0;
+  auto progress = [&](size_t k) {
+    done += k;  // parallel_for chunks run concurrently; progress is approximate
+    if (options.progress) options.progress(double(done) / double(total ? total : 1));
+  };
+  std::mutex progress_mu;
+  auto tick = [&](size_t k) {
+    std::lock_guard<std::mutex> lock(progress_mu);
+    progress(k);
+  };
+  pk.vk.ic = fixed_base_batch(g1, ic, pool, tick);
+  pk.l = fixed_base_batch(g1, l, pool, tick);
+  pk.a = fixed_base_batch(g1, a, pool, tick);
+  pk.b_g1 = fixed_base_batch(g1, b, pool, tick);
+  pk.b_g2 = fixed_base_batch(g2, b, pool, tick);
+  pk.h = fixed_base_batch(g1, h, pool, tick);
+
+  pk.vk.alpha_g1 = g1.mul(tw.alpha).to_affine();
+  pk.vk.beta_g1 = g1.mul(tw.beta).to_affine();
+  pk.vk.beta_g2 = g2.mul(tw.beta).to_affine();
+  pk.vk.gamma_g2 = g2.mul(tw.gamma).to_affine();
+  pk.vk.delta_g1 = g1.mul(tw.delta).to_affine();
+  pk.vk.delta_g2 = g2.mul(tw.delta).to_affine();
+  RETURN_IF_ERROR(pk.check_shape());
+  return pk;
+}
+
+}  // namespace cuzk::groth16

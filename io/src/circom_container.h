@@ -1,0 +1,86 @@
+// iden3's binary container (magic, version, sections) and a bounds-checked
+// cursor for reading section payloads. Internal to io/.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cuzk/base/bytes.h"
+#include "cuzk/base/status.h"
+#include "cuzk/r1cs/circuit.h"
+
+namespace cuzk::io::circom {
+
+struct Section {
+  uint32_t id = 0;
+  uint64_t header_at = 0;  // byte offset of the section's id field
+  uint64_t begin = 0;      // first payload byte
+  uint64_t size = 0;       // payload bytes
+  uint64_t end() const { return begin + size; }
+};
+
+struct Container {
+  uint32_t version = 0;
+  std::vector<Section> sections;  // file order
+};
+
+// Chooses the payload size of a section from its declared size; sees the
+// sections before it. Lets a reader override a size it knows to be wrong.
+using SizeFixup = std::function<uint64_t(const Section& declared, const std::vector<Section>& before)>;
+
+// Walks the container: 4-byte magic, u32 version, u32 section count, then
+// per section u32 id, u64 size, payload. `kind` ("r1cs", "wtns") prefixes
+// messages. Errors: INVALID_ARGUMENT for a wrong magic, truncation (naming
+// the offset), a section running past the end.
+StatusOr<Container> parse_container(ByteSpan bytes, std::string_view magic, const SizeFixup& fixup = {});
+
+// The unique section with this id: NOT_FOUND-like INVALID_ARGUMENT when
+// absent and `required`, INVALID_ARGUMENT when repeated; null when absent
+// and not required.
+StatusOr<const Section*> find_section(const Container& c, std::string_view kind, uint32_t id, const char* name,
+                                      bool required);
+
+// Reads little-endian fields inside one section, never past its end.
+class Cursor {
+ public:
+  Cursor(ByteSpan bytes, const Section& s, std::string_view kind)
+      : bytes_(bytes), pos_(s.begin), end_(s.end()), id_(s.id), kind_(kind) {}
+
+  uint64_t pos() const { return pos_; }
+  uint64_t remaining() const { return end_ - pos_; }
+  // Error naming the current offset unless `n` bytes remain.
+  Status need(uint64_t n, std::string_view what) const;
+  uint32_t u32() { return load_u32le(take(4)); }
+  uint64_t u64() { return load_u64le(take(8)); }
+  // REQUIRES: need(n) succeeded.
+  const uint8_t* take(uint64_t n) {
+    const uint8_t* p = bytes_.data() + pos_;
+    pos_ += n;
+    return p;
+  }
+
+ private:
+  ByteSpan bytes_;
+  uint64_t pos_, end_;
+  uint32_t id_;
+  std::string_view kind_;
+};
+
+std::string at(uint64_t offset);
+
+// BLS12-381 r as 32 little-endian bytes.
+const uint8_t* bls12_381_r_le();
+// Checks a field header: size 32 and prime r. `size_at`/`prime_at` are the
+// offsets of the two fields; `prime` holds `field_bytes` bytes, or is null
+// when they are not available (then this is an error).
+Status check_field(std::string_view kind, uint32_t field_bytes, uint64_t size_at, const uint8_t* prime,
+                   uint64_t prime_at);
+
+// Canonical 32-byte little-endian value → Fr; false when >= r.
+bool fr_from_le(const uint8_t* p, r1cs::Fr* out);
+void fr_to_le(const r1cs::Fr& x, uint8_t* out);
+
+}  // namespace cuzk::io::circom

@@ -1,0 +1,182 @@
+// Batch-affine point addition: many independent sums out = a + b computed in
+// affine coordinates with one field inversion shared by the whole batch.
+//
+// For a + b with a ≠ ±b: λ = (y_b − y_a)/(x_b − x_a), x = λ² − x_a − x_b,
+// y = λ(x_a − x) − y_a: 2M + 1S per pair, plus 3M per pair for the shared
+// inversion (prefix products, then one inverse unwound backwards) and 1I per
+// batch. a = b uses the tangent (λ = 3x²/2y), a = −b gives infinity, and an
+// infinite operand makes the sum a copy of the other one.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cuzk/ec/point.h"
+
+namespace cuzk::msm::detail {
+
+inline constexpr uint32_t kNegA = 1;  // use −a instead of a
+inline constexpr uint32_t kNegB = 2;  // use −b instead of b
+
+// One pending sum. out may equal a or b (each pair reads its operands before
+// writing); distinct pairs must not write what another pair of the same
+// batch reads.
+template <class C>
+struct PairRef {
+  const ec::Affine<C>* a;
+  const ec::Affine<C>* b;
+  ec::Affine<C>* out;
+  uint32_t neg;  // kNegA | kNegB
+};
+
+enum class PairKind : uint8_t { kAdd, kDouble, kCopyA, kCopyB, kInfinity };
+
+template <class C>
+inline ec::Affine<C> load_point(const ec::Affine<C>* p, bool neg) {
+  ec::Affine<C> q = *p;
+  if (neg) q.y = -q.y;  // −0 = 0 keeps infinity as (0, 0)
+  return q;
+}
+
+template <class C>
+inline PairKind classify_pair(const ec::Affine<C>& a, const ec::Affine<C>& b) {
+  if (b.is_infinity()) return PairKind::kCopyA;
+  if (a.is_infinity()) return PairKind::kCopyB;
+  if (a.x != b.x) return PairKind::kAdd;
+  // Same x: b = a (tangent) or b = −a. y = 0 would be a point of order 2,
+  // which the prime-order groups do not contain; its double is infinity.
+  if (a.y == b.y && !a.y.is_zero()) return PairKind::kDouble;
+  return PairKind::kInfinity;
+}
+
+// Pairs per shared inversion: large enough to amortise the inversion (~570M
+// for Fp by Fermat, i.e. < 1M per pair), small enough that the second pass
+// finds the operands of the first still in the L2 cache (~270 bytes per G1 pair).
+inline constexpr size_t kMaxBatch = 1024;
+
+template <class C>
+inline void prefetch_pair(const PairRef<C>& p) {
+  __builtin_prefetch(p.a);
+  __builtin_prefetch(reinterpret_cast<const char*>(p.a) + sizeof(ec::Affine<C>) - 1);
+  __builtin_prefetch(p.b);
+  __builtin_prefetch(reinterpret_cast<const char*>(p.b) + sizeof(ec::Affine<C>) - 1);
+}
+
+// The kind of a pair, reading only x when the x differ (the common case).
+template <class C>
+inline PairKind kind_of(const PairRef<C>& p) {
+  if (p.b->is_infinity()) return PairKind::kCopyA;
+  if (p.a->is_infinity()) return PairKind::kCopyB;
+  if (p.a->x != p.b->x) return PairKind::kAdd;
+  return classify_pair(load_point(p.a, p.neg & kNegA), load_point(p.b, p.neg & kNegB));
+}
+
+// 2y of the (possibly negated) first operand: the denominator of a doubling.
+template <class C>
+inline typename C::Field tangent_denominator(const PairRef<C>& p) {
+  return load_point(p.a, p.neg & kNegA).y.dbl();
+}
+
+// The pairs other than kAdd; `inv_d` = 1/2y for kDouble.
+template <class C>
+void finish_special_pair(const PairRef<C>& p, PairKind kind, const typename C::Field& inv_d) {
+  using F = typename C::Field;
+  const ec::Affine<C> a = load_point(p.a, p.neg & kNegA), b = load_point(p.b, p.neg & kNegB);
+  switch (kind) {
+    case PairKind::kDouble: {
+      const F xx = a.x.square();
+      const F lambda = (xx.dbl() + xx) * inv_d;
+      const F x = lambda.square() - a.x.dbl();
+      p.out->y = lambda * (a.x - x) - a.y;
+      p.out->x = x;
+      break;
+    }
+    case PairKind::kCopyA: *p.out = a; break;
+    case PairKind::kCopyB: *p.out = b; break;
+    default: *p.out = ec::Affine<C>::identity(); break;
+  }
+}
+
+// Computes one batch (at most kMaxBatch pairs) with one inversion. The first
+// pass records each pair's kind and the prefix products of the denominators;
+// the second unwinds the inverse backwards. Operands are read in place
+// (the common kAdd case never copies a point).
+// Cost: 1I + (6M + 1S) per kAdd pair; kDouble adds 1S.
+template <class C>
+void add_pairs_batch(std::span<const PairRef<C>> pairs, typename C::Field* prefix) {
+  using F = typename C::Field;
+  constexpr size_t kAhead = 8;  // prefetch distance, in pairs
+  PairKind kinds[kMaxBatch];
+  F acc = F::one();
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (i + kAhead < pairs.size()) prefetch_pair(pairs[i + kAhead]);
+    const PairRef<C>& p = pairs[i];
+    prefix[i] = acc;
+    kinds[i] = kind_of(p);
+    if (kinds[i] == PairKind::kAdd) {
+      acc *= p.b->x - p.a->x;
+    } else if (kinds[i] == PairKind::kDouble) {
+      acc *= tangent_denominator(p);
+    }
+  }
+  F inv = acc.inverse();
+  for (size_t i = pairs.size(); i-- > 0;) {
+    const PairRef<C>& p = pairs[i];
+    const PairKind kind = kinds[i];
+    // The common case first: with the special cases tested first, or with
+    // [[likely]] on this branch, GCC 12 builds a loop that runs ~40% slower
+    // (measured on MSM G1 2^16); keep this shape.
+    if (kind == PairKind::kAdd) {
+      const F& xa = p.a->x;
+      const F& xb = p.b->x;
+      F ya = p.a->y, yb = p.b->y;
+      if (p.neg & kNegA) ya = -ya;
+      if (p.neg & kNegB) yb = -yb;
+      const F t = inv * prefix[i];
+      inv *= xb - xa;
+      const F lambda = (yb - ya) * t;
+      const F x = lambda.square() - xa - xb;
+      p.out->y = lambda * (xa - x) - ya;
+      p.out->x = x;
+      continue;
+    }
+    F inv_d;
+    if (kind == PairKind::kDouble) {
+      inv_d = inv * prefix[i];
+      inv *= tangent_denominator(p);
+    }
+    finish_special_pair(p, kind, inv_d);
+  }
+}
+
+// Computes every pair, in batches of kMaxBatch. `prefix` is scratch.
+template <class C>
+void add_pairs(std::span<const PairRef<C>> pairs, std::vector<typename C::Field>& prefix) {
+  if (prefix.size() < kMaxBatch) prefix.resize(kMaxBatch);
+  for (size_t lo = 0; lo < pairs.size(); lo += kMaxBatch) {
+    add_pairs_batch<C>(pairs.subspan(lo, std::min(kMaxBatch, pairs.size() - lo)), prefix.data());
+  }
+}
+
+// Sums points[0 .. m) into points[0] in place, halving the count per level
+// (points[j] += points[j + h], h = ⌈m/2⌉), one batch per level; returns the
+// sum (identity for m = 0). `pairs` and `prefix` are scratch.
+template <class C>
+ec::Affine<C> reduce_in_place(std::span<ec::Affine<C>> points, std::vector<PairRef<C>>& pairs,
+                              std::vector<typename C::Field>& prefix) {
+  size_t m = points.size();
+  if (m == 0) return ec::Affine<C>::identity();
+  while (m > 1) {
+    const size_t h = (m + 1) / 2;
+    pairs.clear();
+    for (size_t j = 0; j + h < m; ++j) pairs.push_back({&points[j], &points[j + h], &points[j], 0});
+    add_pairs<C>(pairs, prefix);
+    m = h;
+  }
+  return points[0];
+}
+
+}  // namespace cuzk::msm::detail

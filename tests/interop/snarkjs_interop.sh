@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Interoperability of cuzk with circom and snarkjs (independent implementations):
+#   - snarkjs key, cuzk proof      -> snarkjs groth16 verify accepts
+#   - snarkjs key, snarkjs proof   -> cuzk verify accepts
+#   - tampered proof / changed public input -> both reject
+#   - cuzk setup zkey              -> snarkjs prove + verify, and cuzk
+#   - bellperson-layout keys (cuzk setup --params) prove and verify
+#   - an unsatisfied witness       -> cuzk prove fails naming the constraint, writes nothing
+# Inputs are drawn fresh each run. Usage: snarkjs_interop.sh CUZK NODE_MODULES WORKDIR
+set -euo pipefail
+CUZK=$(realpath "$1")
+NODE_MODULES=$(realpath "$2")
+WORK=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
+export PATH="$NODE_MODULES/.bin:$PATH"
+rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK"
+
+passed=0
+failed=0
+step=0
+last_log=""
+check() {  # check "description" command...: the command must succeed
+  local what=$1; shift
+  step=$((step + 1)); last_log=log.$step
+  if "$@" >"$last_log" 2>&1; then
+    passed=$((passed + 1)); echo "  ok    $what"
+  else
+    failed=$((failed + 1)); echo "  FAIL  $what"; sed 's/^/        /' "$last_log" | tail -15 || true
+  fi
+}
+check_fails() {  # the command must exit non-zero
+  local what=$1; shift
+  step=$((step + 1)); last_log=log.$step
+  if "$@" >"$last_log" 2>&1; then
+    failed=$((failed + 1)); echo "  FAIL  $what (unexpectedly succeeded)"
+  else
+    passed=$((passed + 1)); echo "  ok    $what"
+  fi
+}
+rand() { od -An -N6 -tu8 /dev/urandom | tr -d ' '; }
+
+compile() {  # compile NAME: circuits/NAME.circom -> NAME.r1cs, NAME_js/NAME.wasm
+  # circom2 runs under WASI and sees the working directory only.
+  [[ -d circomlib ]] || cp -r "$NODE_MODULES/circomlib" circomlib
+  cp "$HERE/circuits/$1.circom" .
+  circom2 "$1.circom" --r1cs --wasm --prime bls12381 -l . -o . >/dev/null
+}
+witness() {  # witness NAME INPUT_JSON OUT
+  snarkjs wtns calculate "$1_js/$1.wasm" "$2" "$3" >/dev/null
+}
+# Changes the last witness value (an internal signal) by flipping its low bit.
+corrupt_wtns() {
+  node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);b[b.length-32]^=1;fs.writeFileSync(process.argv[2],b)' "$1" "$2"
+}
+# Adds one to the first public input in a public.json.
+bump_public() {
+  node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync(process.argv[1]));p[0]=(BigInt(p[0])+1n).toString();fs.writeFileSync(process.argv[2],JSON.stringify(p))' "$1" "$2"
+}
+# Replaces pi_a by pi_c in a proof.json (still valid points, wrong proof).
+tamper_proof() {
+  node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync(process.argv[1]));p.pi_a=p.pi_c;fs.writeFileSync(process.argv[2],JSON.stringify(p))' "$1" "$2"
+}
+snarkjs_verify() { snarkjs groth16 verify "$@" | grep -q "OK"; }
+
+echo "interop: powers of tau (bls12381, 2^8)"
+snarkjs powersoftau new bls12381 8 p0.ptau >/dev/null
+snarkjs powersoftau contribute p0.ptau p1.ptau --name=test -e="$(rand)" >/dev/null
+snarkjs powersoftau prepare phase2 p1.ptau pot.ptau >/dev/null
+
+for name in tiny nopub; do
+  echo "interop: $name (snarkjs key)"
+  compile $name
+  if [[ $name == tiny ]]; then echo "{\"a\": \"$(rand)\", \"b\": \"$(rand)\"}" > $name.in.json
+  else echo "{\"x\": \"$(rand)\"}" > $name.in.json; fi
+  witness $name $name.in.json $name.wtns
+  snarkjs groth16 setup $name.r1cs pot.ptau $name.s0.zkey >/dev/null
+  snarkjs zkey contribute $name.s0.zkey $name.s.zkey --name=c -e="$(rand)" >/dev/null
+  snarkjs zkey export verificationkey $name.s.zkey $name.s.vk.json >/dev/null
+
+  check "$name: cuzk proves with the snarkjs key" \
+    "$CUZK" prove --zkey $name.s.zkey --wtns $name.wtns --proof $name.c.proof.json --public $name.c.public.json
+  check "$name: snarkjs verifies the cuzk proof" snarkjs_verify $name.s.vk.json $name.c.public.json $name.c.proof.json
+  snarkjs groth16 prove $name.s.zkey $name.wtns $name.s.proof.json $name.s.public.json >/dev/null
+  check "$name: cuzk verifies the snarkjs proof" \
+    "$CUZK" verify --vkey $name.s.vk.json --public $name.s.public.json --proof $name.s.proof.json
+  tamper_proof $name.c.proof.json $name.bad.proof.json
+  check_fails "$name: snarkjs rejects a tampered proof" snarkjs_verify $name.s.vk.json $name.c.public.json $name.bad.proof.json
+  check_fails "$name: cuzk rejects a tampered proof" \
+    "$CUZK" verify --vkey $name.s.vk.json --public $name.c.public.json --proof $name.bad.proof.json
+  if [[ $name == tiny ]]; then
+    bump_public $name.c.public.json $name.bad.public.json
+    check_fails "$name: snarkjs rejects a changed public input" \
+      snarkjs_verify $name.s.vk.json $name.bad.public.json $name.c.proof.json
+    check_fails "$name: cuzk rejects a changed public input" \
+      "$CUZK" verify --vkey $name.s.vk.json --public $name.bad.public.json --proof $name.c.proof.json
+  fi
+
+  echo "interop: $name (cuzk setup key)"
+  "$CUZK" setup --r1cs $name.r1cs --zkey $name.k.zkey --vkey $name.k.vk.json --params $name.params --vk $name.vk \
+    --dev-seed "$(rand)" 2>/dev/null
+  check "$name: snarkjs proves with the cuzk zkey" \
+    snarkjs groth16 prove $name.k.zkey $name.wtns $name.k.s.proof.json $name.k.s.public.json
+  check "$name: snarkjs verifies it" snarkjs_verify $name.k.vk.json $name.k.s.public.json $name.k.s.proof.json
+  check "$name: cuzk verifies it" \
+    "$CUZK" verify --vkey $name.k.vk.json --public $name.k.s.public.json --proof $name.k.s.proof.json
+  check "$name: cuzk proves with the cuzk zkey" \
+    "$CUZK" prove --zkey $name.k.zkey --wtns $name.wtns --proof $name.k.c.proof.json --public $name.k.c.public.json
+  check "$name: snarkjs verifies that" snarkjs_verify $name.k.vk.json $name.k.c.public.json $name.k.c.proof.json
+  check "$name: bellperson layout proves" \
+    "$CUZK" prove --params $name.params --r1cs $name.r1cs --wtns $name.wtns --proof $name.b.proof --public $name.b.public.json
+  check "$name: bellperson layout verifies" \
+    "$CUZK" verify --vk $name.vk --public $name.b.public.json --proof $name.b.proof
+
+  corrupt_wtns $name.wtns $name.bad.wtns
+  rm -f $name.bad.proof.out
+  check_fails "$name: unsatisfied witness fails (zkey + r1cs)" \
+    "$CUZK" prove --zkey $name.k.zkey --r1cs $name.r1cs --wtns $name.bad.wtns --proof $name.bad.proof.out
+  check "$name: ... naming the constraint" grep -q "constraint [0-9]* is not satisfied" "$last_log"
+  check_fails "$name: unsatisfied witness fails (zkey only, self-verification)" \
+    "$CUZK" prove --zkey $name.k.zkey --wtns $name.bad.wtns --proof $name.bad.proof.out
+  check_fails "$name: unsatisfied witness fails (bellperson layout)" \
+    "$CUZK" prove --params $name.params --r1cs $name.r1cs --wtns $name.bad.wtns --proof $name.bad.proof.out
+  check_fails "$name: ... and no proof file was written" test -e $name.bad.proof.out
+done
+
+for name in sha256 chain; do
+  echo "interop: $name (cuzk setup key, larger)"
+  compile $name
+  if [[ $name == sha256 ]]; then
+    node -e 'const b=[];for(let i=0;i<64;i++)b.push(String(Math.random()<0.5?0:1));console.log(JSON.stringify({in:b}))' > $name.in.json
+  else echo "{\"x\": \"$(rand)\", \"y\": \"$(rand)\"}" > $name.in.json; fi
+  witness $name $name.in.json $name.wtns
+  "$CUZK" setup --r1cs $name.r1cs --zkey $name.k.zkey --vkey $name.k.vk.json --dev-seed "$(rand)" 2>/dev/null
+  check "$name: cuzk proves with the cuzk zkey" \
+    "$CUZK" prove --zkey $name.k.zkey --r1cs $name.r1cs --wtns $name.wtns --proof $name.proof.json --public $name.public.json
+  check "$name: snarkjs verifies the cuzk proof" snarkjs_verify $name.k.vk.json $name.public.json $name.proof.json
+  check "$name: cuzk verifies it" "$CUZK" verify --vkey $name.k.vk.json --public $name.public.json --proof $name.proof.json
+done
+"$CUZK" inspect chain.r1cs | head -12
+
+echo "interop: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
