@@ -203,3 +203,24 @@ TEST(Fp2, FieldAxiomsAndSqrt) {
 
 }  // namespace
 }  // namespace cuzk::ff
+
+namespace cuzk::ff {
+namespace {
+
+// The dispatching multiplication (ADX kernel where the CPU has it) against
+// the portable CIOS loop, on edge values and random ones.
+TEST(Fp, FastMultiplicationMatchesPortable) {
+  TestRng rng(fresh_seed());
+  std::vector<Fp> vals = {Fp::zero(), Fp::one(), -Fp::one(), Fp::from_uint(2), -Fp::from_uint(2),
+                          Fp::from_mont({1, 0, 0, 0, 0, 0}), Fp::one().half()};
+  for (int i = 0; i < 40; ++i) vals.push_back(Fp::random(rng));
+  for (const Fp& x : vals)
+    for (const Fp& y : vals) ASSERT_EQ(Fp::mont_mul(x.mont(), y.mont()), Fp::mont_mul_portable(x.mont(), y.mont()));
+  for (int i = 0; i < 200000; ++i) {
+    Fp x = Fp::random(rng), y = Fp::random(rng);
+    ASSERT_EQ(Fp::mont_mul(x.mont(), y.mont()), Fp::mont_mul_portable(x.mont(), y.mont()));
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::ff

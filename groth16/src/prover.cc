@@ -45,13 +45,9 @@ Status check_inputs(const ProvingKey& pk, const r1cs::Circuit& circuit, std::spa
   return ok_status();
 }
 
-struct Rows {
-  std::vector<Fr> a, b, c;
-};
-
 // a, b, c over the domain: the circuit's rows, then (bellperson) one row per
 // input with a = w_input, zero-padded to n.
-StatusOr<Rows> matvec(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> w,
+StatusOr<RowValues> matvec(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> w,
                       const ProveOptions& options, ThreadPool& pool) {
   uint64_t n = pk.domain_size();
   uint64_t m = circuit.num_constraints();
@@ -59,7 +55,7 @@ StatusOr<Rows> matvec(const ProvingKey& pk, const r1cs::Circuit& circuit, std::s
   if (rows > n)
     return failed_precondition("circuit has " + std::to_string(rows) + " rows (with input rows) but the key's domain holds " +
                                std::to_string(n));
-  Rows r{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
+  RowValues r{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
   RETURN_IF_ERROR(r1cs::compute_abc(circuit, w, std::span<Fr>(r.a.data(), m), std::span<Fr>(r.b.data(), m),
                                     std::span<Fr>(r.c.data(), m), &pool));
   if (pk.layout == KeyLayout::kBellperson)
@@ -109,19 +105,26 @@ Blinding Blinding::random() {
   return b;
 }
 
-StatusOr<Proof> prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
-                      const Blinding& blinding, Backend& backend, const ProveOptions& options, StageTimes* times) {
+StatusOr<RowValues> compute_rows(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+                                 const ProveOptions& options) {
   ThreadPool& pool = options.pool ? *options.pool : default_thread_pool();
-  TraceSpan total(options.metrics, "prove.total");
   RETURN_IF_ERROR(check_inputs(pk, circuit, witness));
-  StageTimes t;
   if (options.check_satisfied && options.c_rule == CRule::kMatrix)
     RETURN_IF_ERROR(r1cs::is_satisfied(circuit, witness, &pool));
+  TraceSpan span(options.metrics, "prove.matvec");
+  return matvec(pk, circuit, witness, options, pool);
+}
 
-  TraceSpan matvec_span(options.metrics, "prove.matvec");
-  ASSIGN_OR_RETURN(Rows rows, matvec(pk, circuit, witness, options, pool));
-  t.matvec_s = matvec_span.stop();
-
+StatusOr<Proof> prove_from_rows(const ProvingKey& pk, RowValues rows, std::span<const Fr> witness,
+                                const Blinding& blinding, Backend& backend, const ProveOptions& options,
+                                StageTimes* times) {
+  uint64_t n = pk.domain_size();
+  if (rows.a.size() != n || rows.b.size() != n || rows.c.size() != n)
+    return invalid_argument("row values must have the domain size " + std::to_string(n));
+  if (witness.size() != pk.num_vars())
+    return invalid_argument("witness has " + std::to_string(witness.size()) + " values; the key expects " +
+                            std::to_string(pk.num_vars()));
+  StageTimes t = times ? *times : StageTimes{};
   TraceSpan h_span(options.metrics, "prove.h");
   RETURN_IF_ERROR(backend.compute_h(pk.layout, pk.lg_n, rows.a, rows.b, rows.c));
   rows.b = {};
@@ -135,6 +138,19 @@ StatusOr<Proof> prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::s
   TraceSpan asm_span(options.metrics, "prove.assembly");
   Proof proof = assemble(pk.vk, m, blinding);
   t.assembly_s = asm_span.stop();
+  t.total_s = t.matvec_s + t.h_s + t.msm_s + t.assembly_s;
+  if (times) *times = t;
+  return proof;
+}
+
+StatusOr<Proof> prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+                      const Blinding& blinding, Backend& backend, const ProveOptions& options, StageTimes* times) {
+  TraceSpan total(options.metrics, "prove.total");
+  TraceSpan matvec_span(nullptr, "matvec");
+  ASSIGN_OR_RETURN(RowValues rows, compute_rows(pk, circuit, witness, options));
+  StageTimes t;
+  t.matvec_s = matvec_span.stop();
+  ASSIGN_OR_RETURN(Proof proof, prove_from_rows(pk, std::move(rows), witness, blinding, backend, options, &t));
   t.total_s = total.stop();
   if (times) *times = t;
   return proof;

@@ -3,6 +3,8 @@
 # prefix, configure with CUDA for sm_90, build, run the `gpu` tests and the
 # benchmarks, and leave logs and JSON results under $OUT.
 #   scripts/device/run.sh [test|bench|all] [extra ctest -R pattern]
+# Environment: BUILD_TARGETS="t1 t2 ..." builds only those targets (default:
+# everything); BENCH_ARGS is passed to scripts/device/bench.sh.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 mode=${1:-all}
@@ -13,13 +15,20 @@ mkdir -p $prefix
 for f in .deb/*.deb; do dpkg -x "$f" $prefix; done
 export CMAKE_PREFIX_PATH=$prefix/usr:$prefix/usr/lib/x86_64-linux-gnu/cmake
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
+t0=$(date +%s)
 cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCUZK_BUILD_SERVER=OFF > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-cmake --build build-dev -j 16 > "$OUT/build.log" 2>&1 || { grep -E "error|Error" "$OUT/build.log" | head -40; exit 1; }
-echo "build ok"
+  -DCUZK_BUILD_SERVER=OFF > /tmp/configure.log 2>&1 || { cp /tmp/configure.log "$OUT/"; tail -30 /tmp/configure.log; exit 1; }
+targets=()
+[[ -n "${BUILD_TARGETS:-}" ]] && targets=(--target ${BUILD_TARGETS})
+# -k 0: a target that fails to build does not stop the others; its tests then report "Not Run".
+if ! cmake --build build-dev -j 16 "${targets[@]}" -- -k 0 > "$OUT/build.log" 2>&1; then
+  echo "BUILD FAILED for some targets:"; grep -E "FAILED|error" "$OUT/build.log" | head -30
+fi
+echo "build done in $(( $(date +%s) - t0 )) s"
 if [[ $mode == test || $mode == all ]]; then
-  ctest --test-dir build-dev -L gpu --output-on-failure ${2:+-R "$2"} 2>&1 | tee "$OUT/ctest-gpu.log" | tail -25
+  ctest --test-dir build-dev -L gpu --timeout 150 -j 4 --output-on-failure ${2:+-R "$2"} > "$OUT/ctest-gpu.log" 2>&1
+  grep -E "tests passed|tests failed|\*\*\*|Failed|Not Run|Skipped" "$OUT/ctest-gpu.log" | tail -25
 fi
 if [[ $mode == bench || $mode == all ]]; then
-  [[ -x scripts/device/bench.sh ]] && scripts/device/bench.sh build-dev "$OUT"
+  [[ -x scripts/device/bench.sh ]] && scripts/device/bench.sh build-dev "$OUT" ${BENCH_ARGS:-}
 fi

@@ -16,6 +16,9 @@
 
 #include "cuzk/base/status.h"
 #include "cuzk/ff/bigint.h"
+#ifdef CUZK_FF_X86_CARRY
+#include "cuzk/ff/mont_mul_adx.h"
+#endif
 
 namespace cuzk::ff {
 
@@ -177,9 +180,26 @@ class MontField {
   // Lower-case hex of the canonical value, big-endian, 2·kBytes digits, no prefix.
   std::string to_hex() const;
 
+  // Montgomery product a·b·R^-1 mod p. On x86-64 with ADX, the 6-limb field
+  // uses the mulx/adcx/adox kernel (mont_mul_adx.h); everything else the
+  // portable form below.
+  static constexpr Repr mont_mul(const Repr& a, const Repr& b) {
+#ifdef CUZK_FF_X86_CARRY
+    if constexpr (kLimbs == 6) {
+      if (!std::is_constant_evaluated() && detail::cpu_has_adx()) {
+        Repr t;
+        detail::mont_mul_6_adx(a.data(), b.data(), kModulus.data(), &P::kInv, t.data());
+        if (limbs_geq<kLimbs>(t, kModulus)) limbs_sub<kLimbs>(t, kModulus);
+        return t;
+      }
+    }
+#endif
+    return mont_mul_portable(a, b);
+  }
+
   // Montgomery product a·b·R^-1 mod p (CIOS, no-carry variant).
   // Cost: 2N^2 + N 64x64 multiplications.
-  static constexpr Repr mont_mul(const Repr& a, const Repr& b) {
+  static constexpr Repr mont_mul_portable(const Repr& a, const Repr& b) {
     Repr t{};
 #pragma GCC unroll 8
     for (int i = 0; i < kLimbs; ++i) {

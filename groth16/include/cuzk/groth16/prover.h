@@ -7,6 +7,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "cuzk/base/status.h"
 #include "cuzk/base/thread_pool.h"
@@ -36,6 +37,25 @@ struct ProveOptions {
 struct StageTimes {
   double matvec_s = 0, h_s = 0, msm_s = 0, assembly_s = 0, total_s = 0;
 };
+
+// The row values a = A·w, b = B·w, c = C·w (or a∘b), with the per-input rows
+// for bellperson keys, zero-padded to the domain size: the output of the
+// matvec stage and the input of everything after it. Engines compute these on
+// preparation workers and hand them to prover workers.
+struct RowValues {
+  std::vector<Fr> a, b, c;
+};
+
+// The matvec stage alone (after the checks prove() makes).
+StatusOr<RowValues> compute_rows(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+                                 const ProveOptions& options = {});
+
+// The stages after matvec: h, MSMs, assembly. Consumes rows (its buffers are
+// freed as soon as the H scalars exist). REQUIRES: rows from compute_rows for
+// the same key, circuit and witness.
+StatusOr<Proof> prove_from_rows(const ProvingKey& pk, RowValues rows, std::span<const Fr> witness,
+                                const Blinding& blinding, Backend& backend, const ProveOptions& options = {},
+                                StageTimes* times = nullptr);
 
 // Proves that `witness` (1, public inputs, aux; num_vars values) satisfies
 // `circuit` under `pk`. For kBellperson keys the circuit holds only the

@@ -1,0 +1,164 @@
+// `cuzk serve`: the proving daemon, and `cuzk demo-witness`: the demo
+// circuit's witness and verifying key for clients.
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "cuzk/base/log.h"
+#include "cuzk/commands.h"
+#include "cuzk/engine/circuit_source.h"
+#include "cuzk/server/config.h"
+#include "cuzk/server/server.h"
+
+namespace cuzk::app {
+namespace {
+
+struct ServeArgs {
+  std::string config_path, listen, status_listen, log_level;
+  bool check_only = false;
+};
+
+void install_stderr_log(log::Level level) {
+  auto mu = std::make_shared<std::mutex>();
+  log::set_sink(
+      [mu](log::Level l, std::string_view, int, std::string_view message) {
+        std::time_t t = std::time(nullptr);
+        char when[32];
+        std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", std::localtime(&t));
+        std::lock_guard<std::mutex> lock(*mu);
+        std::fprintf(stderr, "%s %-5s %.*s\n", when, log::level_name(l).data(), int(message.size()), message.data());
+      },
+      level);
+}
+
+// The configuration from the file (or the embedded default) and the flags.
+StatusOr<server::ServerConfig> build_config(const ServeArgs& a, std::vector<std::string>* warnings) {
+  server::ConfigEnv env = server::read_config_env();
+  server::ServerConfig c;
+  if (a.config_path.empty()) {
+    c = server::default_config(env);
+  } else {
+    ASSIGN_OR_RETURN(c, server::load_config_file(a.config_path, env, warnings));
+  }
+  if (!a.listen.empty()) c.listen = a.listen;
+  if (!a.status_listen.empty()) c.status_listen = a.status_listen == "off" ? "" : a.status_listen;
+  if (!a.log_level.empty()) c.log_level = a.log_level;
+  RETURN_IF_ERROR(server::validate_config(c));
+  return c;
+}
+
+int run_serve(const ServeArgs& a) {
+  // SIGTERM/SIGINT are taken by sigwait on this thread: block them before
+  // any other thread exists so that every thread inherits the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  std::vector<std::string> warnings;
+  auto config = build_config(a, &warnings);
+  if (!config.ok()) {
+    std::fprintf(stderr, "cuzk serve: %s\n", config.status().message().c_str());
+    return 2;
+  }
+  log::Level level = log::Level::kInfo;
+  log::parse_level(config->log_level, &level);
+  install_stderr_log(level);
+  for (const std::string& w : warnings) CUZK_LOG(Warn) << "config: " << w;
+  if (a.check_only) {
+    std::printf("config OK: listen %s, status %s, budget %llu bytes, %zu circuit(s)\n", config->listen.c_str(),
+                config->status_listen.empty() ? "off" : config->status_listen.c_str(),
+                (unsigned long long)config->engine.total_budget_bytes, config->engine.circuits.size());
+    return 0;
+  }
+  auto srv = server::Server::start(*config);
+  if (!srv.ok()) {
+    CUZK_LOG(Error) << "cannot start: " << srv.status().to_string();
+    return 1;
+  }
+  std::printf("cuzk: serving on %s%s%s\n", (*srv)->grpc_address().c_str(),
+              (*srv)->status_address().empty() ? "" : ", status http://",
+              (*srv)->status_address().c_str());
+  std::fflush(stdout);
+  int sig = 0;
+  sigwait(&signals, &sig);
+  CUZK_LOG(Info) << "received " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << "; draining (grace "
+                 << config->shutdown_grace_ms << " ms; send it again to cancel running jobs now)";
+  server::Server* s = srv->get();
+  std::jthread force([s, signals](std::stop_token) mutable {
+    int again = 0;
+    sigwait(&signals, &again);
+    if (again == SIGTERM || again == SIGINT) s->engine().cancel_all("the daemon was told to stop twice");
+  });
+  force.detach();  // stays blocked in sigwait until the process exits
+  s->shutdown(std::chrono::milliseconds(config->shutdown_grace_ms));
+  srv->reset();
+  return 0;
+}
+
+int run_demo_witness(const std::string& config_path, const std::string& out, const std::string& vk_out) {
+  ServeArgs a;
+  a.config_path = config_path;
+  std::vector<std::string> warnings;
+  auto config = build_config(a, &warnings);
+  if (!config.ok()) {
+    std::fprintf(stderr, "cuzk demo-witness: %s\n", config.status().message().c_str());
+    return 2;
+  }
+  const engine::CircuitSpec* demo = nullptr;
+  for (const auto& c : config->engine.circuits)
+    if (c.demo) demo = &c;
+  if (!demo) {
+    std::fprintf(stderr, "cuzk demo-witness: the configuration has no demo circuit ([demo] enabled = false)\n");
+    return 2;
+  }
+  auto made = engine::ensure_demo_files(demo->demo_spec, config->engine.cache_dir, nullptr);
+  if (!made.ok()) {
+    std::fprintf(stderr, "cuzk demo-witness: %s\n", made.status().message().c_str());
+    return 1;
+  }
+  engine::DemoFiles files = engine::demo_files(demo->demo_spec, config->engine.cache_dir);
+  std::error_code ec;
+  namespace fs = std::filesystem;
+  fs::copy_file(files.wtns, out, fs::copy_options::overwrite_existing, ec);
+  if (!ec && !vk_out.empty()) fs::copy_file(files.vk_json, vk_out, fs::copy_options::overwrite_existing, ec);
+  if (ec) {
+    std::fprintf(stderr, "cuzk demo-witness: %s\n", ec.message().c_str());
+    return 1;
+  }
+  std::printf("demo circuit \"%s\": witness %s%s%s (INSECURE development key, for testing only)\n", demo->id.c_str(),
+              out.c_str(), vk_out.empty() ? "" : ", verifying key ", vk_out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void add_serve_command(CLI::App& app, Runner* runner) {
+  auto args = std::make_shared<ServeArgs>();
+  auto* cmd = app.add_subcommand("serve", "Run the proving daemon (gRPC cuzk.v1 + HTTP /status, /metrics)");
+  cmd->add_option("--config", args->config_path, "TOML config file (default: the embedded default)");
+  cmd->add_option("--listen", args->listen, "gRPC address: unix:///path or host:port (overrides server.listen)");
+  cmd->add_option("--status-listen", args->status_listen, "HTTP host:port, or off (overrides server.status_listen)");
+  cmd->add_option("--log-level", args->log_level, "trace, debug, info, warn, error, off");
+  cmd->add_flag("--check-config", args->check_only, "Validate the configuration and exit");
+  cmd->callback([runner, args] { *runner = [args] { return run_serve(*args); }; });
+
+  auto out = std::make_shared<std::string>();
+  auto vk_out = std::make_shared<std::string>();
+  auto config = std::make_shared<std::string>();
+  auto* dw = app.add_subcommand("demo-witness", "Write the demo circuit's witness (and verifying key) for clients");
+  dw->add_option("--out", *out, "Where to write the .wtns")->required();
+  dw->add_option("--vk", *vk_out, "Where to write the verifying key (snarkjs verification_key.json)");
+  dw->add_option("--config", *config, "The daemon's TOML config (for its cache directory and demo settings)");
+  dw->callback([runner, out, vk_out, config] {
+    *runner = [out, vk_out, config] { return run_demo_witness(*config, *out, *vk_out); };
+  });
+}
+
+}  // namespace cuzk::app

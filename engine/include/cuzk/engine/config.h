@@ -1,0 +1,77 @@
+// The engine's configuration, as values (no environment, no files: the
+// server parses the TOML file and the flags and hands this over).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cuzk/base/status.h"
+
+namespace cuzk::engine {
+
+// The generated demo circuit: a synthetic satisfiable circuit whose
+// INSECURE development key (every secret derived from `seed`) is made on
+// first use and cached. For demos, tests and benchmarks only.
+struct DemoCircuitSpec {
+  uint32_t lg_domain = 12;          // domain 2^lg_domain; constraints fill it up to the input rows
+  uint32_t num_public_inputs = 4;   // ONE excluded
+  double zero_one_fraction = 0.8;   // share of aux values that are 0 or 1
+  uint64_t seed = 1;                // circuit, witness and key seed
+};
+
+// A registered circuit: a proving key and what the prover needs besides it.
+// Exactly one source: `zkey` (a snarkjs key, which carries its A/B
+// coefficients), `params` with `r1cs` (a bellperson key and its circuit), or
+// `demo`.
+struct CircuitSpec {
+  std::string id;
+  std::string zkey;
+  std::string params;
+  std::string r1cs;
+  // Optional: the full circuit (circom .r1cs or precompiled, with C) to check
+  // each witness row by row before proving, so that an unsatisfying witness
+  // is reported with the failing constraint instead of as a failed
+  // self-verification. Only useful with `zkey` (a zkey has no C matrix).
+  std::string check_r1cs;
+  bool demo = false;
+  DemoCircuitSpec demo_spec;
+};
+
+struct EngineConfig {
+  // Host memory the engine may reserve: proving keys in the HOT tier plus the
+  // working sets of the partitions in flight. REQUIRES: > 0.
+  uint64_t total_budget_bytes = uint64_t(8) << 30;
+  // Cap on HOT-tier key bytes (0: limited only by the total budget).
+  uint64_t key_host_budget_bytes = 0;
+  // Cap on DEVICE-tier key bytes (0 without a GPU backend).
+  uint64_t key_device_budget_bytes = 0;
+  // A key unused for at least this long may be demoted to make room.
+  uint64_t eviction_min_idle_ms = 30'000;
+  // Subgroup checks on every point of a key when it is loaded.
+  bool check_key_points = true;
+
+  uint32_t preparation_workers = 2;
+  uint32_t workers_per_device = 2;
+  uint32_t finalizer_threads = 1;
+  uint32_t prover_threads = 0;  // compute pool size; 0 = all hardware threads
+  std::vector<std::string> devices = {"cpu0"};
+
+  uint32_t max_queued_jobs = 1024;  // unfinished jobs; beyond: RESOURCE_EXHAUSTED
+  uint32_t max_batch_size = 1;      // partitions of one circuit a prover worker takes at once
+  uint32_t max_batch_wait_ms = 0;   // how long a worker waits to fill a batch
+  uint32_t max_partitions_per_job = 256;
+
+  bool self_verify = true;                // default when a request does not say
+  uint64_t result_retention_ms = 600'000;  // finished jobs are forgotten after this
+
+  // Where generated demo keys are cached (created when missing).
+  std::string cache_dir;
+  std::vector<CircuitSpec> circuits;
+
+  // Checks ranges and the circuit list (unique ids, one source each).
+  // Errors: INVALID_ARGUMENT naming the offending key.
+  Status validate() const;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,169 @@
+// The proving engine: jobs in, verified proofs out.
+//
+//   submit ─> prep queue (priority) ─> preparation workers: key lease,
+//   memory reservation (admission), witness intake and checks
+//   ─> prover queue (priority, same-circuit batches) ─> prover workers
+//   (workers_per_device per device, sharing the device's interlock)
+//   ─> finalizers (self-verification, encoding) ─> per-job assembly in
+//   partition order ─> await()
+//
+// Every public method is thread-safe. The engine owns every thread it uses.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cuzk/base/status.h"
+#include "cuzk/base/trace.h"
+#include "cuzk/engine/config.h"
+#include "cuzk/engine/key_manager.h"
+#include "cuzk/engine/types.h"
+
+namespace cuzk::engine {
+
+struct JobRequest {
+  std::string request_id;  // idempotency key; empty = none
+  ProofKind kind = ProofKind::kUnspecified;
+  Priority priority = Priority::kUnspecified;
+  std::string circuit_id;
+  std::vector<std::string> witnesses;  // .wtns bytes, one per partition
+  std::optional<bool> self_verify;
+  // For kinds other than GROTH16_CIRCUIT: the request's remaining fields,
+  // serialized deterministically (they enter the idempotency digest only).
+  std::string other_payload;
+};
+
+struct SubmitResult {
+  std::string job_id;
+  uint32_t queue_position = 0;  // partitions served before this job's first
+  bool deduplicated = false;    // an earlier job with the same request_id
+};
+
+struct JobTimings {
+  uint64_t queue_wait_ms = 0;  // submit until the first partition is picked up
+  uint64_t srs_load_ms = 0;    // waiting for the key to load (sum over partitions)
+  uint64_t synthesis_ms = 0;   // witness intake, checks and a,b,c (sum)
+  uint64_t compute_ms = 0;     // NTT/H, MSMs and assembly (sum)
+  uint64_t verify_ms = 0;      // self-verification (sum)
+  uint64_t total_ms = 0;       // submit until done
+};
+
+struct JobResult {
+  std::string job_id;
+  JobOutcome outcome = JobOutcome::kUnknown;
+  std::string proof;  // 192 bytes per partition, in partition order
+  std::vector<std::array<uint8_t, 32>> public_inputs;  // big-endian, all partitions in order
+  std::string error_message;
+  JobTimings timings;
+  uint64_t finish_seq = 0;  // 1 for the first job the engine finished, 2 for the next...
+};
+
+struct PartitionStatus {
+  uint32_t index = 0;
+  PartitionState state = PartitionState::kQueued;
+  // Stage durations so far, ms: queue, admission (key + memory), preparation,
+  // waiting for a worker, proving (matvec, h, msm, assembly), finalization.
+  double queue_ms = 0, admit_ms = 0, prep_ms = 0, wait_worker_ms = 0, prove_ms = 0, finalize_ms = 0;
+  double matvec_ms = 0, h_ms = 0, msm_ms = 0, assembly_ms = 0, verify_ms = 0;
+  std::string worker;
+};
+
+struct JobStatus {
+  std::string job_id, request_id, circuit_id;
+  ProofKind kind = ProofKind::kUnspecified;
+  Priority priority = Priority::kNormal;
+  JobState state = JobState::kQueued;
+  JobOutcome outcome = JobOutcome::kUnknown;
+  double age_s = 0;
+  std::string error_message;
+  std::vector<PartitionStatus> partitions;
+};
+
+struct WorkerStatus {
+  std::string name;    // "prep0", "cpu0/w1", "final0"
+  std::string device;  // for prover workers
+  bool busy = false;
+  std::string job_id;
+  ProofKind kind = ProofKind::kUnspecified;
+  double busy_fraction = 0;  // of the time since start
+};
+
+struct QueueDepth {
+  ProofKind kind = ProofKind::kUnspecified;
+  uint32_t pending = 0;      // partitions not yet in a prover worker
+  uint32_t in_progress = 0;  // partitions proving or finalizing
+};
+
+struct EngineStatus {
+  double uptime_s = 0;
+  uint64_t budget_used_bytes = 0, budget_total_bytes = 0, budget_peak_bytes = 0;
+  uint64_t proofs_completed = 0, proofs_failed = 0, proofs_cancelled = 0;
+  bool shutting_down = false;
+  std::vector<JobStatus> jobs;
+  std::vector<WorkerStatus> workers;
+  std::vector<KeyStatus> keys;
+  std::vector<QueueDepth> queues;
+  std::vector<std::string> devices;
+};
+
+class Engine {
+ public:
+  // Builds the circuit sources (generating demo circuits when needed) and
+  // starts the workers. Errors: INVALID_ARGUMENT from config.validate(),
+  // FAILED_PRECONDITION when a circuit's files are unusable.
+  static StatusOr<std::unique_ptr<Engine>> create(const EngineConfig& config);
+  // Cancels what is left and joins every thread.
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Queues a job. The same request_id with the same payload returns the
+  // existing job. Errors: INVALID_ARGUMENT (bad kind, missing or malformed
+  // witness, wrong witness length), NOT_FOUND (unknown circuit),
+  // ALREADY_EXISTS (request_id reused with another payload),
+  // RESOURCE_EXHAUSTED (queue full, or a partition can never fit the
+  // budget), UNAVAILABLE (shutting down).
+  StatusOr<SubmitResult> submit(JobRequest request);
+
+  // Waits for the job; with a timeout (nullopt = forever) an unfinished job
+  // gives outcome kTimeout and keeps running. Errors: NOT_FOUND.
+  StatusOr<JobResult> await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout);
+
+  // Cancels a job in any state; its queued partitions and their memory are
+  // released at once, a partition inside a worker at its next stage
+  // boundary. Returns whether a partition was proving. A finished job is left
+  // as it is. Errors: NOT_FOUND.
+  StatusOr<bool> cancel(const std::string& job_id);
+
+  // Header facts of a registered circuit (estimated key bytes included) and
+  // the bytes a partition with `wtns_bytes` of witness reserves.
+  StatusOr<CircuitInfo> circuit_info(const std::string& circuit_id);
+  StatusOr<uint64_t> partition_reservation_bytes(const std::string& circuit_id, uint64_t wtns_bytes);
+
+  StatusOr<KeyManager::PreloadResult> preload(const std::string& circuit_id);
+  StatusOr<KeyManager::EvictResult> evict(const std::string& circuit_id);
+
+  EngineStatus status() const;
+  // Prometheus text of every engine metric.
+  std::string metrics_text() const;
+  MetricsRegistry& metrics();
+
+  // Stops accepting jobs (submit answers UNAVAILABLE).
+  void stop_accepting();
+  // Waits up to `grace` for unfinished jobs; returns true when none is left.
+  bool drain(std::chrono::milliseconds grace);
+  // Cancels every unfinished job (their awaiters see CANCELLED with `reason`).
+  void cancel_all(const std::string& reason);
+
+ private:
+  class Impl;
+  explicit Engine(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cuzk::engine

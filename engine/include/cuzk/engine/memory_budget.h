@@ -1,0 +1,80 @@
+// A byte budget shared by everything the engine holds in host memory.
+// Work reserves its working set before it starts (admission) and gives it
+// back piece by piece as buffers are freed; concurrency follows from what
+// fits. Thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "cuzk/base/status.h"
+
+namespace cuzk::engine {
+
+class MemoryBudget;
+
+// Bytes held against a MemoryBudget; returned on destruction. Move-only.
+class Reservation {
+ public:
+  Reservation() = default;
+  Reservation(Reservation&& other) noexcept;
+  Reservation& operator=(Reservation&& other) noexcept;
+  Reservation(const Reservation&) = delete;
+  Reservation& operator=(const Reservation&) = delete;
+  ~Reservation();
+
+  uint64_t bytes() const { return bytes_; }
+  // Gives back min(bytes, this->bytes()) now (a buffer was freed).
+  void release(uint64_t bytes);
+  void release_all() { release(bytes_); }
+
+ private:
+  friend class MemoryBudget;
+  Reservation(MemoryBudget* budget, uint64_t bytes) : budget_(budget), bytes_(bytes) {}
+  MemoryBudget* budget_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
+class MemoryBudget {
+ public:
+  // REQUIRES: total_bytes > 0.
+  explicit MemoryBudget(uint64_t total_bytes);
+  MemoryBudget(const MemoryBudget&) = delete;
+  MemoryBudget& operator=(const MemoryBudget&) = delete;
+  // REQUIRES: every Reservation has been destroyed.
+  ~MemoryBudget();
+
+  // Reserves `bytes` when they fit now. Never blocks.
+  bool try_reserve(uint64_t bytes, Reservation* out);
+
+  // Waits until `bytes` fit, polling `cancelled` (checked on every release
+  // and at least every 50 ms). Errors: RESOURCE_EXHAUSTED when bytes exceed
+  // the total (it can never fit), CANCELLED when `cancelled` returned true or
+  // close() was called.
+  StatusOr<Reservation> reserve(uint64_t bytes, const std::function<bool()>& is_cancelled);
+
+  // Wakes every waiter; later waits fail with CANCELLED.
+  void close();
+
+  uint64_t total() const { return total_; }
+  uint64_t used() const;
+  uint64_t peak() const;  // highest used() seen
+  uint32_t waiters() const;
+
+ private:
+  friend class Reservation;
+  void give_back(uint64_t bytes);
+
+  const uint64_t total_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  uint64_t used_ = 0;     // GUARDED_BY(mu_)
+  uint64_t peak_ = 0;     // GUARDED_BY(mu_)
+  uint32_t waiters_ = 0;  // GUARDED_BY(mu_)
+  bool closed_ = false;   // GUARDED_BY(mu_)
+};
+
+}  // namespace cuzk::engine

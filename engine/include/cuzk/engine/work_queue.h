@@ -1,0 +1,140 @@
+// A priority queue of work items between pipeline stages.
+//
+// Order: higher Priority first; within a priority, the earlier job (lower
+// job_seq) first, then the lower partition index — so a CRITICAL job's
+// partitions overtake every queued NORMAL partition, and a job's partitions
+// leave in order. pop_batch() also gathers same-group (same circuit) items
+// of the same priority so one worker can prove them back to back.
+// Thread-safe.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <iterator>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "cuzk/engine/types.h"
+
+namespace cuzk::engine {
+
+struct SchedKey {
+  Priority priority = Priority::kNormal;
+  uint64_t job_seq = 0;
+  uint32_t index = 0;
+  // True when this key is served before `other`.
+  bool before(const SchedKey& other) const {
+    return std::tuple(-int(priority), job_seq, index) < std::tuple(-int(other.priority), other.job_seq, other.index);
+  }
+};
+
+template <class T>
+class WorkQueue {
+ public:
+  // Adds an item. REQUIRES: keys are unique. Ignored after close().
+  void push(SchedKey key, std::string group, T value) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (closed_) return;
+    items_.insert(Entry{key, std::move(group), std::move(value)});
+    cv_.notify_all();
+  }
+
+  // Waits for the first item, then returns it with up to max_batch − 1 more
+  // items of its group and priority, in queue order. When fewer are queued,
+  // waits up to batch_wait for more. Returns an empty vector once closed.
+  std::vector<T> pop_batch(size_t max_batch, std::chrono::milliseconds batch_wait) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return closed_ || !items_.empty(); });
+    if (closed_) return {};
+    const Entry& head = *items_.begin();
+    const std::string group = head.group;
+    const Priority priority = head.key.priority;
+    std::vector<T> out;
+    take_matching(group, priority, max_batch, &out);
+    auto deadline = std::chrono::steady_clock::now() + batch_wait;
+    while (out.size() < max_batch && !closed_ && batch_wait.count() > 0) {
+      if (cv_.wait_until(lock, deadline) == std::cv_status::timeout) break;
+      take_matching(group, priority, max_batch, &out);
+    }
+    return out;
+  }
+
+  // pop_batch(1, 0).
+  std::vector<T> pop() { return pop_batch(1, std::chrono::milliseconds(0)); }
+
+  // Removes and returns every item whose value satisfies pred.
+  std::vector<T> remove_if(const std::function<bool(const T&)>& pred) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<T> out;
+    for (auto it = items_.begin(); it != items_.end();) {
+      if (pred(it->value)) {
+        out.push_back(std::move(it->value));
+        it = items_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    return out;
+  }
+
+  // How many queued items are served before an item with this key.
+  size_t count_before(const SchedKey& key) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    size_t n = 0;
+    for (const Entry& e : items_) {
+      if (!e.key.before(key)) break;
+      ++n;
+    }
+    return n;
+  }
+
+  size_t size() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return items_.size();
+  }
+
+  // Wakes every waiter; pops then return empty and pushes are ignored. The
+  // items still queued are returned to the caller.
+  std::vector<T> close() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;
+    cv_.notify_all();
+    std::vector<T> out;
+    for (auto it = items_.begin(); it != items_.end(); it = items_.erase(it))
+      out.push_back(std::move(it->value));
+    return out;
+  }
+
+ private:
+  struct Entry {
+    SchedKey key;
+    std::string group;
+    mutable T value;  // moved out only when the entry is being erased; not part of the order
+    bool operator<(const Entry& o) const { return key.before(o.key); }
+  };
+
+  // REQUIRES: mu_ held.
+  void take_matching(const std::string& group, Priority priority, size_t max_batch, std::vector<T>* out) {
+    for (auto it = items_.begin(); it != items_.end() && out->size() < max_batch;) {
+      if (it->key.priority != priority) break;
+      if (it->group == group) {
+        out->push_back(std::move(it->value));
+        it = items_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::set<Entry> items_;  // GUARDED_BY(mu_)
+  bool closed_ = false;    // GUARDED_BY(mu_)
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,48 @@
+#include <set>
+
+#include "cuzk/engine/config.h"
+
+namespace cuzk::engine {
+namespace {
+
+Status check_circuit(const CircuitSpec& c, size_t i) {
+  std::string where = "circuits[" + std::to_string(i) + "]" + (c.id.empty() ? "" : " (id \"" + c.id + "\")");
+  if (c.id.empty()) return invalid_argument(where + ".id: must not be empty");
+  int sources = int(!c.zkey.empty()) + int(!c.params.empty()) + int(c.demo);
+  if (sources != 1)
+    return invalid_argument(where + ": give exactly one of zkey, params (with r1cs) or demo = true");
+  if (!c.params.empty() && c.r1cs.empty()) return invalid_argument(where + ".r1cs: required with params");
+  if (c.params.empty() && !c.r1cs.empty()) return invalid_argument(where + ".r1cs: only valid with params");
+  if (c.demo) {
+    const DemoCircuitSpec& d = c.demo_spec;
+    if (d.lg_domain < 3 || d.lg_domain > 24)
+      return invalid_argument(where + ".lg_domain: must be in [3, 24], got " + std::to_string(d.lg_domain));
+    if ((uint64_t(1) << d.lg_domain) < uint64_t(d.num_public_inputs) + 3)
+      return invalid_argument(where + ".public_inputs: too many for the domain");
+    if (!(d.zero_one_fraction >= 0 && d.zero_one_fraction <= 1))
+      return invalid_argument(where + ".zero_one_fraction: must be in [0, 1]");
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+Status EngineConfig::validate() const {
+  if (total_budget_bytes == 0) return invalid_argument("memory.total_budget: must be > 0");
+  if (preparation_workers == 0) return invalid_argument("pipeline.preparation_workers: must be >= 1");
+  if (workers_per_device == 0) return invalid_argument("pipeline.workers_per_device: must be >= 1");
+  if (finalizer_threads == 0) return invalid_argument("pipeline.finalizer_threads: must be >= 1");
+  if (devices.empty()) return invalid_argument("pipeline.devices: at least one device is needed");
+  if (max_queued_jobs == 0) return invalid_argument("scheduler.max_queued_jobs: must be >= 1");
+  if (max_batch_size == 0) return invalid_argument("scheduler.max_batch_size: must be >= 1");
+  if (max_partitions_per_job == 0) return invalid_argument("scheduler.max_partitions_per_job: must be >= 1");
+  std::set<std::string> ids;
+  for (size_t i = 0; i < circuits.size(); ++i) {
+    RETURN_IF_ERROR(check_circuit(circuits[i], i));
+    if (!ids.insert(circuits[i].id).second)
+      return invalid_argument("circuits[" + std::to_string(i) + "].id: \"" + circuits[i].id + "\" is used twice");
+  }
+  return ok_status();
+}
+
+}  // namespace cuzk::engine

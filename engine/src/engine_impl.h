@@ -1,0 +1,176 @@
+// The engine's internals, shared by engine.cc (API, bookkeeping) and
+// pipeline.cc (worker loops).
+//
+// Ownership: a partition's buffers (wtns bytes, witness, reservation, key
+// lease) belong to whoever popped it from a queue; the queue owns them while
+// it is queued. Its state and timing fields are GUARDED_BY(Impl::mu_).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cuzk/base/thread_pool.h"
+#include "cuzk/base/trace.h"
+#include "cuzk/engine/engine.h"
+#include "cuzk/engine/interlock.h"
+#include "cuzk/engine/key_manager.h"
+#include "cuzk/engine/memory_budget.h"
+#include "cuzk/engine/work_queue.h"
+#include "cuzk/groth16/backend.h"
+#include "cuzk/groth16/prover.h"
+
+namespace cuzk::engine {
+
+using Clock = std::chrono::steady_clock;
+
+inline double ms_between(Clock::time_point a, Clock::time_point b) {
+  return a.time_since_epoch().count() == 0 || b.time_since_epoch().count() == 0
+             ? 0
+             : std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+struct Partition {
+  uint32_t index = 0;
+  // GUARDED_BY(Impl::mu_):
+  PartitionState state = PartitionState::kQueued;
+  Clock::time_point picked, admitted, prepared, prove_start, prove_end, done;
+  double srs_wait_ms = 0, verify_ms = 0;
+  groth16::StageTimes stages;
+  std::string worker;
+  std::array<uint8_t, 192> proof_bytes{};
+  std::vector<ff::Fr> public_inputs;  // written by its holder before it reaches kDone
+  // Owned by the holder (see above):
+  std::string wtns;
+  std::vector<ff::Fr> witness;
+  groth16::RowValues rows;  // a, b, c from the preparation stage
+  double matvec_ms = 0;
+  Reservation reservation;
+  KeyLease key;
+  groth16::Proof proof;
+};
+
+struct Job {
+  std::string id, request_id, circuit_id;
+  uint64_t seq = 0;
+  ProofKind kind = ProofKind::kUnspecified;
+  Priority priority = Priority::kNormal;
+  bool self_verify = true;
+  std::array<uint64_t, 2> digest{};
+  uint64_t witness_bytes = 0;
+  uint64_t est_partition_bytes = 0;
+  Clock::time_point submitted;
+  std::vector<std::unique_ptr<Partition>> partitions;  // the vector is fixed after submit
+  std::atomic<bool> finished{false};  // mirrors outcome != kUnknown, for lock-free checks
+
+  // GUARDED_BY(Impl::mu_):
+  JobOutcome outcome = JobOutcome::kUnknown;
+  Clock::time_point finished_at;
+  std::string error;
+  uint32_t partitions_done = 0;
+  JobResult result;
+};
+
+struct Item {
+  std::shared_ptr<Job> job;
+  uint32_t index = 0;
+  Partition& part() const { return *job->partitions[index]; }
+};
+
+struct WorkerSlot {
+  std::string name, device;
+  // GUARDED_BY(Impl::mu_):
+  bool busy = false;
+  std::string job_id;
+  ProofKind kind = ProofKind::kUnspecified;
+  Clock::time_point busy_since;
+  double busy_ms = 0;
+};
+
+struct Device {
+  std::string name;
+  DeviceInterlock interlock;
+  std::unique_ptr<groth16::Backend> backend;
+};
+
+class Engine::Impl {
+ public:
+  explicit Impl(const EngineConfig& config);
+  ~Impl();
+  Status start();
+
+  StatusOr<SubmitResult> submit(JobRequest request);
+  StatusOr<JobResult> await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout);
+  StatusOr<bool> cancel(const std::string& job_id);
+  EngineStatus status() const;
+  void stop_accepting();
+  bool drain(std::chrono::milliseconds grace);
+  void cancel_all(const std::string& reason);
+  uint64_t partition_estimate(const CircuitInfo& info, uint64_t wtns_bytes) const;
+
+  EngineConfig config_;
+  MetricsRegistry metrics_;
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<MemoryBudget> budget_;
+  std::unique_ptr<KeyManager> keys_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  WorkQueue<Item> prep_queue_;
+  WorkQueue<Item> prove_queue_;
+  WorkQueue<Item> final_queue_;
+  Clock::time_point started_ = Clock::now();
+
+ private:
+  // pipeline.cc
+  void prep_loop(WorkerSlot* slot);
+  void prover_loop(Device* device, WorkerSlot* slot);
+  void final_loop(WorkerSlot* slot);
+  void housekeeping_loop();
+  Status admit_and_prepare(Item& item, WorkerSlot* slot);
+  Status prove_one(Device* device, Item& item, WorkerSlot* slot);
+  Status finalize_one(Item& item);
+
+  // engine.cc
+  StatusOr<SubmitResult> enqueue(std::shared_ptr<Job> job);
+  void fill_result_locked(Job& job);
+  // Frees a partition's buffers, reservation and key reference.
+  // REQUIRES: the caller holds the partition (popped it or removed it).
+  static void release_buffers(Partition& p);
+  Status validate_request(const JobRequest& request, uint64_t* est_partition_bytes);
+  void set_state(Item& item, PartitionState state, WorkerSlot* slot = nullptr);
+  void set_busy(WorkerSlot* slot, const Item* item);
+  // Ends a job (REQUIRES: mu_ held); returns the queued items to destroy
+  // outside the lock.
+  std::vector<Item> finish_job_locked(Job& job, JobOutcome outcome, const std::string& error);
+  void fail_job(Job& job, const Status& status);
+  bool after_stage(Item& item, const Status& s);
+  void complete_partition(Item& item);
+  void observe_stages_locked(const Partition& p, const Job& job);
+  void purge_expired_locked();
+  void publish_gauges_locked();
+  JobStatus job_status_locked(const Job& job, Clock::time_point now) const;
+
+  mutable std::mutex mu_;
+  std::condition_variable done_cv_;
+  std::map<std::string, std::shared_ptr<Job>> jobs_;           // GUARDED_BY(mu_)
+  std::map<std::string, std::string> request_ids_;             // GUARDED_BY(mu_): request_id → job_id
+  std::vector<std::unique_ptr<WorkerSlot>> slots_;             // fixed after start()
+  uint64_t next_seq_ = 1;                                      // GUARDED_BY(mu_)
+  uint64_t finished_count_ = 0;                                // GUARDED_BY(mu_)
+  uint64_t unfinished_ = 0;                                    // GUARDED_BY(mu_)
+  uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0;        // GUARDED_BY(mu_)
+  bool accepting_ = true;                                      // GUARDED_BY(mu_)
+  bool stopping_ = false;                                      // GUARDED_BY(mu_)
+  std::condition_variable housekeeping_cv_;
+  std::vector<std::jthread> threads_;
+
+  friend class Engine;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,152 @@
+// Engine's public wrappers and the status snapshot.
+#include <algorithm>
+
+#include "engine_impl.h"
+
+namespace cuzk::engine {
+namespace {
+
+constexpr size_t kMaxJobsInStatus = 256;  // the newest unfinished first, then the newest finished
+
+JobState job_state_of(const Job& job) {
+  if (job.outcome != JobOutcome::kUnknown) return JobState::kDone;
+  JobState least = JobState::kFinalizing;
+  for (const auto& p : job.partitions) {
+    JobState s = JobState::kFinalizing;
+    switch (p->state) {
+      case PartitionState::kQueued: s = JobState::kQueued; break;
+      case PartitionState::kAdmitting:
+      case PartitionState::kPreparing: s = JobState::kPreparing; break;
+      case PartitionState::kWaitingWorker: s = JobState::kWaitingWorker; break;
+      case PartitionState::kProving: s = JobState::kRunning; break;
+      default: break;
+    }
+    least = std::min(least, s);
+  }
+  return least;
+}
+
+}  // namespace
+
+JobStatus Engine::Impl::job_status_locked(const Job& job, Clock::time_point now) const {
+  JobStatus js;
+  js.job_id = job.id;
+  js.request_id = job.request_id;
+  js.circuit_id = job.circuit_id;
+  js.kind = job.kind;
+  js.priority = job.priority;
+  js.state = job_state_of(job);
+  js.outcome = job.outcome;
+  js.age_s = ms_between(job.submitted, now) / 1000;
+  js.error_message = job.error;
+  for (const auto& p : job.partitions) {
+    PartitionStatus ps;
+    ps.index = p->index;
+    ps.state = p->state;
+    auto end_or_now = [&](Clock::time_point t) { return t.time_since_epoch().count() ? t : now; };
+    ps.queue_ms = ms_between(job.submitted, end_or_now(p->picked));
+    ps.admit_ms = ms_between(p->picked, end_or_now(p->admitted));
+    ps.prep_ms = ms_between(p->admitted, end_or_now(p->prepared));
+    ps.wait_worker_ms = ms_between(p->prepared, end_or_now(p->prove_start));
+    ps.prove_ms = ms_between(p->prove_start, end_or_now(p->prove_end));
+    ps.finalize_ms = ms_between(p->prove_end, end_or_now(p->done));
+    if (job.outcome != JobOutcome::kUnknown && p->state != PartitionState::kDone) {
+      // stopped early: no stage runs on past the end
+      ps.queue_ms = std::min(ps.queue_ms, ms_between(job.submitted, job.finished_at));
+    }
+    ps.matvec_ms = p->stages.matvec_s * 1000;
+    ps.h_ms = p->stages.h_s * 1000;
+    ps.msm_ms = p->stages.msm_s * 1000;
+    ps.assembly_ms = p->stages.assembly_s * 1000;
+    ps.verify_ms = p->verify_ms;
+    ps.worker = p->worker;
+    js.partitions.push_back(std::move(ps));
+  }
+  return js;
+}
+
+EngineStatus Engine::Impl::status() const {
+  EngineStatus st;
+  st.keys = keys_->status();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto now = Clock::now();
+  st.uptime_s = ms_between(started_, now) / 1000;
+  st.budget_total_bytes = budget_->total();
+  st.budget_used_bytes = budget_->used();
+  st.budget_peak_bytes = budget_->peak();
+  st.proofs_completed = completed_;
+  st.proofs_failed = failed_;
+  st.proofs_cancelled = cancelled_;
+  st.shutting_down = !accepting_;
+  std::vector<const Job*> order;
+  for (const auto& [id, job] : jobs_) order.push_back(job.get());
+  std::sort(order.begin(), order.end(), [](const Job* a, const Job* b) {
+    bool da = a->outcome != JobOutcome::kUnknown, db = b->outcome != JobOutcome::kUnknown;
+    return da != db ? !da : a->seq > b->seq;
+  });
+  if (order.size() > kMaxJobsInStatus) order.resize(kMaxJobsInStatus);
+  std::map<ProofKind, QueueDepth> queues;
+  for (const auto& [id, job] : jobs_) {
+    if (job->outcome != JobOutcome::kUnknown) continue;
+    QueueDepth& q = queues[job->kind];
+    q.kind = job->kind;
+    for (const auto& p : job->partitions) {
+      if (p->state == PartitionState::kProving || p->state == PartitionState::kFinalizing) q.in_progress++;
+      else if (p->state != PartitionState::kDone) q.pending++;
+    }
+  }
+  for (const Job* job : order) st.jobs.push_back(job_status_locked(*job, now));
+  for (auto& [kind, q] : queues) st.queues.push_back(q);
+  double up_ms = ms_between(started_, now);
+  for (const auto& s : slots_) {
+    WorkerStatus w;
+    w.name = s->name;
+    w.device = s->device;
+    w.busy = s->busy;
+    w.job_id = s->job_id;
+    w.kind = s->kind;
+    double busy = s->busy_ms + (s->busy ? ms_between(s->busy_since, now) : 0);
+    w.busy_fraction = up_ms > 0 ? busy / up_ms : 0;
+    st.workers.push_back(std::move(w));
+  }
+  for (const auto& d : devices_) st.devices.push_back(d->name);
+  return st;
+}
+
+Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Engine::~Engine() = default;
+
+StatusOr<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config) {
+  RETURN_IF_ERROR(config.validate());
+  auto impl = std::make_unique<Impl>(config);
+  RETURN_IF_ERROR(impl->start());
+  return std::unique_ptr<Engine>(new Engine(std::move(impl)));
+}
+
+StatusOr<SubmitResult> Engine::submit(JobRequest request) { return impl_->submit(std::move(request)); }
+StatusOr<JobResult> Engine::await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) {
+  return impl_->await(job_id, timeout);
+}
+StatusOr<bool> Engine::cancel(const std::string& job_id) { return impl_->cancel(job_id); }
+StatusOr<CircuitInfo> Engine::circuit_info(const std::string& id) { return impl_->keys_->info(id); }
+StatusOr<uint64_t> Engine::partition_reservation_bytes(const std::string& id, uint64_t wtns_bytes) {
+  ASSIGN_OR_RETURN(CircuitInfo info, impl_->keys_->info(id));
+  return impl_->partition_estimate(info, wtns_bytes);
+}
+StatusOr<KeyManager::PreloadResult> Engine::preload(const std::string& id) { return impl_->keys_->preload(id); }
+StatusOr<KeyManager::EvictResult> Engine::evict(const std::string& id) { return impl_->keys_->evict(id); }
+EngineStatus Engine::status() const { return impl_->status(); }
+MetricsRegistry& Engine::metrics() { return impl_->metrics_; }
+void Engine::stop_accepting() { impl_->stop_accepting(); }
+bool Engine::drain(std::chrono::milliseconds grace) { return impl_->drain(grace); }
+void Engine::cancel_all(const std::string& reason) { impl_->cancel_all(reason); }
+
+std::string Engine::metrics_text() const {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu_);
+    impl_->publish_gauges_locked();
+  }
+  return impl_->metrics_.render_prometheus();
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,315 @@
+// The worker loops: preparation (admission and witness intake), proving
+// (inside the device interlock), finalization (self-verification and
+// encoding), and housekeeping (retention, gauges).
+#include "cuzk/base/log.h"
+#include "cuzk/io/bellperson.h"
+#include "cuzk/io/circom.h"
+#include "cuzk/r1cs/eval.h"
+#include "engine_impl.h"
+
+namespace cuzk::engine {
+namespace {
+
+// What a partition keeps reserved from proving to the end of finalization.
+constexpr uint64_t kFinalizeReserveBytes = uint64_t(1) << 20;
+
+SchedKey key_of(const Item& item) { return SchedKey{item.job->priority, item.job->seq, item.index}; }
+
+}  // namespace
+
+Status Engine::Impl::start() {
+  SourceOptions so;
+  so.check_points = config_.check_key_points;
+  so.pool = pool_.get();
+  so.cache_dir = config_.cache_dir;
+  std::vector<std::unique_ptr<CircuitSource>> sources;
+  for (const CircuitSpec& spec : config_.circuits) {
+    ASSIGN_OR_RETURN(auto source, make_circuit_source(spec, so));
+    sources.push_back(std::move(source));
+  }
+  KeyManagerOptions ko;
+  ko.host_cap_bytes = config_.key_host_budget_bytes;
+  ko.min_idle_ms = config_.eviction_min_idle_ms;
+  keys_ = std::make_unique<KeyManager>(std::move(sources), budget_.get(), ko, &metrics_);
+  for (const std::string& id : keys_->ids()) {
+    ASSIGN_OR_RETURN(CircuitInfo info, keys_->info(id));
+    CUZK_LOG(Info) << "circuit \"" << id << "\": " << info.num_vars << " variables, " << info.num_public
+                   << " public inputs, domain 2^" << info.lg_n << ", key file " << info.key_file_bytes << " bytes";
+  }
+  for (const std::string& name : config_.devices) {
+    auto d = std::make_unique<Device>();
+    d->name = name;
+    d->backend = groth16::make_cpu_backend(pool_.get());
+    devices_.push_back(std::move(d));
+  }
+  auto slot = [this](std::string name, std::string device) {
+    slots_.push_back(std::make_unique<WorkerSlot>());
+    slots_.back()->name = std::move(name);
+    slots_.back()->device = std::move(device);
+    return slots_.back().get();
+  };
+  for (uint32_t i = 0; i < config_.preparation_workers; ++i) {
+    WorkerSlot* s = slot("prep" + std::to_string(i), "");
+    threads_.emplace_back([this, s] { prep_loop(s); });
+  }
+  for (auto& d : devices_) {
+    for (uint32_t w = 0; w < config_.workers_per_device; ++w) {
+      WorkerSlot* s = slot(d->name + "/w" + std::to_string(w), d->name);
+      Device* dev = d.get();
+      threads_.emplace_back([this, dev, s] { prover_loop(dev, s); });
+    }
+  }
+  for (uint32_t i = 0; i < config_.finalizer_threads; ++i) {
+    WorkerSlot* s = slot("final" + std::to_string(i), "");
+    threads_.emplace_back([this, s] { final_loop(s); });
+  }
+  threads_.emplace_back([this] { housekeeping_loop(); });
+  metrics_.add_counter("cuzk_bytes_uploaded_total", 0);
+  metrics_.add_counter("cuzk_fallbacks_total", 0);
+  return ok_status();
+}
+
+void Engine::Impl::set_state(Item& item, PartitionState state, WorkerSlot* slot) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Partition& p = item.part();
+  if (item.job->finished.load()) return;
+  p.state = state;
+  auto now = Clock::now();
+  switch (state) {
+    case PartitionState::kAdmitting: p.picked = now; break;
+    case PartitionState::kPreparing: p.admitted = now; break;
+    case PartitionState::kWaitingWorker: p.prepared = now; break;
+    case PartitionState::kProving: p.prove_start = now; break;
+    case PartitionState::kFinalizing: p.prove_end = now; break;
+    default: break;
+  }
+  if (slot) p.worker = slot->name;
+}
+
+void Engine::Impl::set_busy(WorkerSlot* slot, const Item* item) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto now = Clock::now();
+  if (slot->busy) slot->busy_ms += ms_between(slot->busy_since, now);
+  slot->busy = item != nullptr;
+  slot->job_id = item ? item->job->id : std::string();
+  slot->kind = item ? item->job->kind : ProofKind::kUnspecified;
+  slot->busy_since = now;
+}
+
+void Engine::Impl::fail_job(Job& job, const Status& status) {
+  std::vector<Item> removed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    removed = finish_job_locked(job, JobOutcome::kFailed, status.to_string());
+  }
+  for (auto& i : removed) release_buffers(i.part());
+}
+
+// Runs one stage step for `item`; on error fails its job; drops the
+// partition when its job has ended. Returns whether it should move on.
+bool Engine::Impl::after_stage(Item& item, const Status& s) {
+  if (!s.ok() && !item.job->finished.load()) {
+    Status ctx = item.job->partitions.size() == 1 ? s : s.with_context("partition " + std::to_string(item.index));
+    fail_job(*item.job, ctx);
+  }
+  if (item.job->finished.load()) {
+    release_buffers(item.part());
+    return false;
+  }
+  return true;
+}
+
+void Engine::Impl::prep_loop(WorkerSlot* slot) {
+  while (true) {
+    std::vector<Item> items = prep_queue_.pop();
+    if (items.empty()) return;
+    Item& item = items[0];
+    if (!after_stage(item, ok_status())) continue;
+    set_busy(slot, &item);
+    Status s = admit_and_prepare(item, slot);
+    set_busy(slot, nullptr);
+    if (!after_stage(item, s)) continue;
+    set_state(item, PartitionState::kWaitingWorker);
+    SchedKey key = key_of(item);
+    std::string group = item.job->circuit_id;
+    prove_queue_.push(key, std::move(group), std::move(item));
+  }
+}
+
+Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
+  Job& job = *item.job;
+  Partition& p = item.part();
+  set_state(item, PartitionState::kAdmitting, slot);
+  auto cancelled = [&job] { return job.finished.load(); };
+  double waited_ms = 0;
+  ASSIGN_OR_RETURN(p.key, keys_->acquire(job.circuit_id, cancelled, &waited_ms));
+  ASSIGN_OR_RETURN(p.reservation, budget_->reserve(job.est_partition_bytes, cancelled));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    p.srs_wait_ms = waited_ms;
+  }
+  set_state(item, PartitionState::kPreparing, slot);
+  ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
+  ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));
+  p.reservation.release(p.wtns.size());
+  std::string().swap(p.wtns);
+  const LoadedCircuit& c = *p.key;
+  if (p.witness.size() != c.pk.num_vars())
+    return invalid_argument("witness has " + std::to_string(p.witness.size()) + " values, the key has " +
+                            std::to_string(c.pk.num_vars()) + " variables");
+  if (c.check_circuit) RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, p.witness, pool_.get()));
+  p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
+  if (job.finished.load()) return ok_status();
+  // The matvec stage runs here, outside the device interlock.
+  auto start = Clock::now();
+  groth16::ProveOptions options;
+  options.pool = pool_.get();
+  options.metrics = &metrics_;
+  options.c_rule = c.c_rule;
+  options.check_satisfied = false;  // checked above against the circuit's C rows when it has them
+  ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, p.witness, options));
+  p.matvec_ms = ms_between(start, Clock::now());
+  return ok_status();
+}
+
+void Engine::Impl::prover_loop(Device* device, WorkerSlot* slot) {
+  const size_t max_batch = config_.max_batch_size;
+  const std::chrono::milliseconds wait(config_.max_batch_wait_ms);
+  while (true) {
+    std::vector<Item> batch = prove_queue_.pop_batch(max_batch, wait);
+    if (batch.empty()) return;
+    metrics_.add_counter("cuzk_prover_batches_total", 1);
+    metrics_.add_counter("cuzk_prover_batched_partitions_total", double(batch.size()));
+    for (Item& item : batch) {
+      if (!after_stage(item, ok_status())) continue;
+      set_busy(slot, &item);
+      Status s = prove_one(device, item, slot);
+      set_busy(slot, nullptr);
+      if (!after_stage(item, s)) continue;
+      set_state(item, PartitionState::kFinalizing);
+      SchedKey key = key_of(item);
+      std::string group = item.job->circuit_id;
+      final_queue_.push(key, std::move(group), std::move(item));
+    }
+  }
+}
+
+Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
+  Partition& p = item.part();
+  const LoadedCircuit& c = *p.key;
+  DeviceInterlock::Guard guard = device->interlock.acquire();
+  if (item.job->finished.load()) return ok_status();
+  set_state(item, PartitionState::kProving, slot);
+  groth16::ProveOptions options;
+  options.pool = pool_.get();
+  options.metrics = &metrics_;
+  options.c_rule = c.c_rule;
+  options.check_satisfied = false;  // checked during preparation when the rows are known
+  groth16::StageTimes times;
+  times.matvec_s = p.matvec_ms / 1000;
+  // Only the stages after matvec (h, MSMs, assembly) hold the interlock.
+  StatusOr<groth16::Proof> proof = groth16::prove_from_rows(c.pk, std::move(p.rows), p.witness,
+                                                            groth16::Blinding::random(), *device->backend, options,
+                                                            &times);
+  p.rows = groth16::RowValues{};
+  guard.release();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    p.stages = times;
+  }
+  if (!proof.ok()) return proof.status();
+  p.proof = *proof;
+  std::vector<ff::Fr>().swap(p.witness);
+  if (p.reservation.bytes() > kFinalizeReserveBytes) p.reservation.release(p.reservation.bytes() - kFinalizeReserveBytes);
+  return ok_status();
+}
+
+void Engine::Impl::final_loop(WorkerSlot* slot) {
+  while (true) {
+    std::vector<Item> items = final_queue_.pop();
+    if (items.empty()) return;
+    Item& item = items[0];
+    if (!after_stage(item, ok_status())) continue;
+    set_busy(slot, &item);
+    Status s = finalize_one(item);
+    set_busy(slot, nullptr);
+    if (!after_stage(item, s)) continue;
+    complete_partition(item);
+  }
+}
+
+Status Engine::Impl::finalize_one(Item& item) {
+  Partition& p = item.part();
+  if (item.job->self_verify) {
+    auto start = Clock::now();
+    StatusOr<bool> ok = p.key->pvk->verify(p.public_inputs, p.proof);
+    double ms = ms_between(start, Clock::now());
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      p.verify_ms = ms;
+    }
+    metrics_.observe_seconds("cuzk_stage_seconds", ms / 1000, "stage=\"verify\"");
+    if (!ok.ok()) return ok.status();
+    if (!*ok) {
+      metrics_.add_counter("cuzk_self_verify_failures_total", 1);
+      return internal_error("the proof failed self-verification and was not returned (for a key without "
+                            "C rows this usually means the witness does not satisfy the circuit)");
+    }
+  }
+  p.proof_bytes = io::serialize_proof(p.proof);
+  return ok_status();
+}
+
+void Engine::Impl::complete_partition(Item& item) {
+  Job& job = *item.job;
+  Partition& p = item.part();
+  release_buffers(p);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (job.finished.load()) return;
+  p.state = PartitionState::kDone;
+  p.done = Clock::now();
+  observe_stages_locked(p, job);
+  if (++job.partitions_done == job.partitions.size()) finish_job_locked(job, JobOutcome::kCompleted, "");
+}
+
+void Engine::Impl::observe_stages_locked(const Partition& p, const Job& job) {
+  auto obs = [this](const char* stage, double ms) {
+    metrics_.observe_seconds("cuzk_stage_seconds", ms / 1000, std::string("stage=\"") + stage + "\"");
+  };
+  obs("queue", ms_between(job.submitted, p.picked));
+  obs("admit", ms_between(p.picked, p.admitted));
+  obs("prepare", ms_between(p.admitted, p.prepared));
+  obs("wait_worker", ms_between(p.prepared, p.prove_start));
+  obs("prove", ms_between(p.prove_start, p.prove_end));
+  obs("finalize", ms_between(p.prove_end, p.done));
+  obs("matvec", p.stages.matvec_s * 1000);
+  obs("h", p.stages.h_s * 1000);
+  obs("msm", p.stages.msm_s * 1000);
+  obs("assembly", p.stages.assembly_s * 1000);
+}
+
+void Engine::Impl::housekeeping_loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    purge_expired_locked();
+    publish_gauges_locked();
+    housekeeping_cv_.wait_for(lock, std::chrono::milliseconds(250));
+  }
+}
+
+void Engine::Impl::publish_gauges_locked() {
+  metrics_.set_gauge("cuzk_budget_total_bytes", double(budget_->total()));
+  metrics_.set_gauge("cuzk_budget_used_bytes", double(budget_->used()));
+  metrics_.set_gauge("cuzk_budget_peak_bytes", double(budget_->peak()));
+  metrics_.set_gauge("cuzk_queue_depth", double(prep_queue_.size()), "queue=\"prepare\"");
+  metrics_.set_gauge("cuzk_queue_depth", double(prove_queue_.size()), "queue=\"prove\"");
+  metrics_.set_gauge("cuzk_queue_depth", double(final_queue_.size()), "queue=\"finalize\"");
+  metrics_.set_gauge("cuzk_jobs_unfinished", double(unfinished_));
+  double up_ms = ms_between(started_, Clock::now());
+  for (const auto& s : slots_) {
+    double busy = s->busy_ms + (s->busy ? ms_between(s->busy_since, Clock::now()) : 0);
+    metrics_.set_gauge("cuzk_worker_busy_fraction", up_ms > 0 ? busy / up_ms : 0, "worker=\"" + s->name + "\"");
+  }
+}
+
+}  // namespace cuzk::engine

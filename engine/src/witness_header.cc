@@ -1,0 +1,34 @@
+#include "witness_header.h"
+
+#include <cstring>
+
+#include "cuzk/ff/fr.h"
+#include "cuzk/io/zkey.h"
+
+namespace cuzk::engine {
+
+Status check_wtns_header(ByteSpan bytes, uint64_t expected_vars) {
+  ASSIGN_OR_RETURN(io::Iden3Container c, io::parse_iden3_container(bytes, "wtns"));
+  const io::Iden3Section* header = c.find(1);
+  const io::Iden3Section* values = c.find(2);
+  if (!header || !values) return invalid_argument("witness: .wtns without section 1 or 2");
+  if (header->size < 4 + 32 + 4) return invalid_argument("witness: .wtns header section too short");
+  const uint8_t* h = bytes.data() + header->offset;
+  if (load_u32le(h) != 32) return invalid_argument("witness: field size " + std::to_string(load_u32le(h)) +
+                                                   ", expected 32 (BLS12-381)");
+  uint8_t r_le[32];
+  ff::Fr r_minus_one = -ff::Fr::one();
+  r_minus_one.to_bytes_le(r_le);
+  r_le[0] += 1;  // r − 1 ends in ...00 00 00 00 (r = ...00000001), so +1 cannot carry
+  if (std::memcmp(h + 4, r_le, 32) != 0) return invalid_argument("witness: prime is not the BLS12-381 scalar field");
+  uint64_t n = load_u32le(h + 36);
+  if (n != expected_vars)
+    return invalid_argument("witness has " + std::to_string(n) + " values, the circuit has " +
+                            std::to_string(expected_vars) + " variables");
+  if (values->size != 32 * n)
+    return invalid_argument("witness: section 2 holds " + std::to_string(values->size) + " bytes, expected " +
+                            std::to_string(32 * n));
+  return ok_status();
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,175 @@
+// Key residency with fake sources: one load per key, LRU demotion to WARM
+// after the minimum idle time, evict, budgets, failures.
+#include <atomic>
+
+#include "cuzk/engine/key_manager.h"
+#include "test_support.h"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A key of `points` G1 points (96 bytes each) that takes load_ms to load.
+class FakeSource : public CircuitSource {
+ public:
+  FakeSource(std::string id, std::string path, uint64_t points, int load_ms)
+      : id_(std::move(id)), path_(std::move(path)), points_(points), load_ms_(load_ms) {}
+  const std::string& id() const override { return id_; }
+  std::string key_path() const override { return path_; }
+  StatusOr<CircuitInfo> describe() override {
+    CircuitInfo i;
+    i.num_vars = 4;
+    i.num_public = 1;
+    i.lg_n = 2;
+    i.key_file_bytes = 123;
+    i.est_key_bytes = points_ * 96;
+    return i;
+  }
+  StatusOr<std::shared_ptr<const LoadedCircuit>> load(const MappedFile*,
+                                                      const std::function<void(double)>& progress) override {
+    loads++;
+    for (int i = 1; i <= 4; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(load_ms_ / 4));
+      if (progress) progress(i / 4.0);
+    }
+    if (fail_next.exchange(false)) return failed_precondition("corrupt key file (test)");
+    auto c = std::make_shared<LoadedCircuit>();
+    c->pk.h.resize(points_);
+    return std::shared_ptr<const LoadedCircuit>(c);
+  }
+  std::atomic<int> loads{0};
+  std::atomic<bool> fail_next{false};
+
+ private:
+  std::string id_, path_;
+  uint64_t points_;
+  int load_ms_;
+};
+
+class KeyManagerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* name : {"a", "b", "c"}) {
+      std::string path = dir_.path() + "/" + name + ".key";
+      std::ofstream(path) << "key bytes " << name;
+    }
+  }
+  std::unique_ptr<KeyManager> make(uint64_t budget, KeyManagerOptions o, uint64_t points = 1000, int load_ms = 40) {
+    budget_ = std::make_unique<MemoryBudget>(budget);
+    std::vector<std::unique_ptr<CircuitSource>> s;
+    for (const char* name : {"a", "b", "c"}) {
+      auto f = std::make_unique<FakeSource>(name, dir_.path() + "/" + name + ".key", points, load_ms);
+      fakes_[name] = f.get();
+      s.push_back(std::move(f));
+    }
+    return std::make_unique<KeyManager>(std::move(s), budget_.get(), o, &metrics_);
+  }
+  KeyStatus status_of(KeyManager& m, const std::string& id) {
+    for (auto& k : m.status())
+      if (k.id == id) return k;
+    return {};
+  }
+
+  testing::TempDir dir_;
+  MetricsRegistry metrics_;
+  std::unique_ptr<MemoryBudget> budget_;
+  std::map<std::string, FakeSource*> fakes_;
+};
+
+TEST_F(KeyManagerTest, ConcurrentAcquirersShareOneLoad) {
+  auto m = make(1 << 20, {});
+  std::vector<std::jthread> ts;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 6; ++i)
+    ts.emplace_back([&] {
+      auto lease = m->acquire("a", nullptr);
+      if (lease.ok() && (*lease)->pk.h.size() == 1000) ok++;
+    });
+  // While loading, status reports progress.
+  EXPECT_TRUE(testing::wait_until([&] { return status_of(*m, "a").loading; }, 5s));
+  ts.clear();
+  EXPECT_EQ(ok.load(), 6);
+  EXPECT_EQ(fakes_["a"]->loads.load(), 1);
+  KeyStatus k = status_of(*m, "a");
+  EXPECT_EQ(k.tier, KeyTier::kHot);
+  EXPECT_EQ(k.size_bytes, 96000u);
+  EXPECT_EQ(k.ref_count, 0u);
+  EXPECT_EQ(budget_->used(), 96000u);
+  EXPECT_EQ(m->acquire("zzz", nullptr).status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(KeyManagerTest, IdleKeysAreDemotedLeastRecentlyUsedFirst) {
+  KeyManagerOptions o;
+  o.host_cap_bytes = 2 * 96000;  // two keys fit
+  o.min_idle_ms = 0;
+  auto m = make(1 << 30, o);
+  { auto l = m->acquire("a", nullptr); }
+  std::this_thread::sleep_for(5ms);
+  { auto l = m->acquire("b", nullptr); }
+  std::this_thread::sleep_for(5ms);
+  { auto l = m->acquire("a", nullptr); }  // a is now the most recently used
+  { auto l = m->acquire("c", nullptr); }  // needs room: b goes
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kHot);
+  EXPECT_EQ(status_of(*m, "b").tier, KeyTier::kWarm);
+  EXPECT_EQ(status_of(*m, "c").tier, KeyTier::kHot);
+  EXPECT_EQ(m->hot_bytes(), 2 * 96000u);
+  EXPECT_EQ(budget_->used(), 2 * 96000u);
+  EXPECT_EQ(metrics_.counter("cuzk_key_evictions_total", "reason=\"idle\""), 1);
+}
+
+TEST_F(KeyManagerTest, ReferencedOrRecentKeysAreNotDemoted) {
+  KeyManagerOptions o;
+  o.host_cap_bytes = 96000;  // one key
+  o.min_idle_ms = 60'000;
+  auto m = make(1 << 30, o);
+  { auto l = m->acquire("a", nullptr); }
+  // a is idle for less than min_idle: b cannot get room; a cancelled wait ends.
+  std::atomic<bool> cancel{false};
+  std::jthread t([&] {
+    auto r = m->acquire("b", [&] { return cancel.load(); });
+    EXPECT_EQ(r.status().code(), StatusCode::kCancelled);
+  });
+  std::this_thread::sleep_for(100ms);
+  cancel = true;
+  t.join();
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kHot);
+  EXPECT_EQ(status_of(*m, "b").tier, KeyTier::kCold);
+}
+
+TEST_F(KeyManagerTest, EvictFreesAndRefusesWhileReferenced) {
+  auto m = make(1 << 20, {});
+  auto lease = m->acquire("a", nullptr);
+  ASSERT_TRUE(lease.ok());
+  EXPECT_EQ(m->evict("a").status().code(), StatusCode::kFailedPrecondition);
+  lease->reset();
+  auto r = m->evict("a");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->was_loaded);
+  EXPECT_EQ(r->freed_bytes, 96000u);
+  EXPECT_EQ(budget_->used(), 0u);
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kCold);
+  auto again = m->evict("a");
+  EXPECT_FALSE(again->was_loaded);
+  auto p = m->preload("a");
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE(p->already_loaded);
+  EXPECT_TRUE(m->preload("a")->already_loaded);
+  EXPECT_EQ(fakes_["a"]->loads.load(), 2);  // evicted keys really reload
+}
+
+TEST_F(KeyManagerTest, TooLargeAndFailedLoads) {
+  auto m = make(50'000, {});
+  EXPECT_EQ(m->acquire("a", nullptr).status().code(), StatusCode::kResourceExhausted);
+  m.reset();
+  auto m2 = make(1 << 20, {});
+  fakes_["b"]->fail_next = true;
+  auto r = m2->acquire("b", nullptr);
+  EXPECT_EQ(r.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(status_of(*m2, "b").last_error.find("corrupt"), std::string::npos);
+  EXPECT_EQ(budget_->used(), 0u);
+  EXPECT_TRUE(m2->acquire("b", nullptr).ok());  // the next attempt loads again
+}
+
+}  // namespace
+}  // namespace cuzk::engine

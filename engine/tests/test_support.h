@@ -1,0 +1,98 @@
+// Shared fixtures for the engine tests: a temporary cache directory with the
+// demo circuit, its witness bytes, and helpers to edit witnesses.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "cuzk/base/random.h"
+#include "cuzk/engine/circuit_source.h"
+#include "cuzk/engine/engine.h"
+
+namespace cuzk::engine::testing {
+
+// A directory removed at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "cuzk-engine-XXXXXX").string();
+    char* made = ::mkdtemp(tmpl.data());
+    path_ = made ? made : "";
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline DemoCircuitSpec small_demo(uint32_t lg = 8, uint64_t seed = 7) {
+  DemoCircuitSpec d;
+  d.lg_domain = lg;
+  d.num_public_inputs = 3;
+  d.seed = seed;
+  return d;
+}
+
+inline CircuitSpec demo_spec(const std::string& id, const DemoCircuitSpec& d) {
+  CircuitSpec s;
+  s.id = id;
+  s.demo = true;
+  s.demo_spec = d;
+  return s;
+}
+
+inline EngineConfig base_config(const std::string& cache_dir) {
+  EngineConfig c;
+  c.cache_dir = cache_dir;
+  c.total_budget_bytes = uint64_t(2) << 30;
+  c.prover_threads = 2;
+  c.eviction_min_idle_ms = 0;
+  return c;
+}
+
+// The demo witness bytes with the value of variable `var` increased by one
+// (the file stays well-formed; the witness no longer satisfies the circuit).
+inline std::string tamper_wtns(std::string wtns, uint64_t var) {
+  // Section 2 payload is the last 32·n bytes (two sections, header first).
+  size_t n = (wtns.size() - 12 - 12 - 40 - 12) / 32;
+  size_t off = wtns.size() - 32 * n + 32 * var;
+  wtns[off] = char(uint8_t(wtns[off]) ^ 1);  // flips the lowest bit: still < r
+  return wtns;
+}
+
+template <class Pred>
+bool wait_until(Pred pred, std::chrono::milliseconds timeout) {
+  auto end = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < end) {
+    if (pred()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return pred();
+}
+
+inline PartitionState partition_state(Engine& e, const std::string& job_id, uint32_t index = 0) {
+  for (const auto& j : e.status().jobs)
+    if (j.job_id == job_id && index < j.partitions.size()) return j.partitions[index].state;
+  return PartitionState::kQueued;
+}
+
+}  // namespace cuzk::engine::testing

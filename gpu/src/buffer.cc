@@ -1,0 +1,80 @@
+#include "cuzk/gpu/buffer.h"
+
+#include <string>
+
+#include "cuzk/gpu/check.h"
+
+namespace cuzk::gpu {
+namespace detail {
+
+StatusOr<void*> device_alloc(size_t bytes) {
+  void* p = nullptr;
+  Status s = CUZK_CUDA_CHECK(cudaMalloc(&p, bytes));
+  if (!s.ok()) {
+    cudaGetLastError();
+    return s.with_context("allocating " + std::to_string(bytes) + " bytes of device memory");
+  }
+  return p;
+}
+
+void device_free(void* p) { cudaFree(p); }
+
+StatusOr<void*> pinned_alloc(size_t bytes, unsigned flags) {
+  void* p = nullptr;
+  Status s = CUZK_CUDA_CHECK(cudaHostAlloc(&p, bytes, flags));
+  if (!s.ok()) {
+    cudaGetLastError();
+    return s.with_context("allocating " + std::to_string(bytes) + " bytes of pinned host memory");
+  }
+  return p;
+}
+
+void pinned_free(void* p) { cudaFreeHost(p); }
+
+Status copy_async(void* dst, const void* src, size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) return ok_status();
+  return CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
+}
+
+Status memset_async(void* dst, int value, size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) return ok_status();
+  return CUZK_CUDA_CHECK(cudaMemsetAsync(dst, value, bytes, stream));
+}
+
+}  // namespace detail
+
+StatusOr<HostRegistration> HostRegistration::create(void* p, size_t bytes, unsigned flags) {
+  HostRegistration r;
+  if (p == nullptr || bytes == 0) return r;
+  Status s = CUZK_CUDA_CHECK(cudaHostRegister(p, bytes, flags));
+  if (!s.ok()) {
+    cudaGetLastError();
+    return s.with_context("pinning " + std::to_string(bytes) + " bytes of host memory");
+  }
+  r.p_ = p;
+  return r;
+}
+
+HostRegistration& HostRegistration::operator=(HostRegistration&& o) noexcept {
+  if (this != &o) {
+    reset();
+    p_ = std::exchange(o.p_, nullptr);
+  }
+  return *this;
+}
+
+void HostRegistration::reset() {
+  if (p_) cudaHostUnregister(p_);
+  p_ = nullptr;
+}
+
+bool is_device_pointer(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,187 @@
+// MSM benchmarks: resident bases/scalars (sizes lg_min..lg_max) and, with
+// --streamed, bases and scalars streamed from pinned host memory. Every size
+// is checked: bases are P_i = A + i·H, so the MSM must equal
+// (Σ k_i)·A + (Σ i·k_i)·H, two CPU scalar multiplications.
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "bench_common.h"
+#include "cuzk/base/random.h"
+#include "cuzk/base/thread_pool.h"
+#include "cuzk/ec/cuda/point_ops.h"
+#include "cuzk/gpu/buffer.h"
+#include "cuzk/msm/cuda/msm.h"
+
+namespace cuzk::gpu_bench {
+namespace {
+
+using ff::Fr;
+constexpr int kChunkLg = 16;
+
+// Uniform scalars: a uniform value below r is a uniform Montgomery representation.
+void random_scalars(Fr* out, size_t n, uint64_t seed) {
+  default_thread_pool().parallel_for(n >> kChunkLg, 1, [&](size_t b, size_t e) {
+    for (size_t c = b; c < e; ++c) {
+      TestRng rng(seed + c);
+      for (size_t i = c << kChunkLg; i < (c + 1) << kChunkLg; ++i) {
+        for (;;) {
+          ff::Limbs<4> l{rng(), rng(), rng(), rng() & 0x7fffffffffffffffull};
+          if (!ff::limbs_geq<4>(l, Fr::kModulus)) {
+            out[i] = Fr::from_mont(l);
+            break;
+          }
+        }
+      }
+    }
+  });
+}
+
+// Per 2^16-chunk sums Σ k_i and Σ i·k_i, so any power-of-two prefix ≥ 2^16 is cheap.
+void chunk_sums(const Fr* k, size_t n, std::vector<Fr>* s0, std::vector<Fr>* s1) {
+  const size_t chunks = n >> kChunkLg;
+  s0->assign(chunks, Fr::zero());
+  s1->assign(chunks, Fr::zero());
+  default_thread_pool().parallel_for(chunks, 1, [&](size_t b, size_t e) {
+    for (size_t c = b; c < e; ++c) {
+      Fr a = Fr::zero(), w = Fr::zero();
+      for (size_t i = c << kChunkLg; i < (c + 1) << kChunkLg; ++i) {
+        a += k[i];
+        w += k[i] * Fr::from_uint(i);
+      }
+      (*s0)[c] = a, (*s1)[c] = w;
+    }
+  });
+}
+
+template <class C>
+ec::Affine<C> random_point(TestRng& rng) {
+  if constexpr (std::is_same_v<C, ec::G1Curve>) return ec::random_g1(rng);
+  else return ec::random_g2(rng);
+}
+
+template <class C>
+struct Fixture {
+  gpu::Stream stream;
+  ec::Affine<C> a, h;
+  gpu::DeviceBuffer<ec::Affine<C>> bases;
+  gpu::PinnedBuffer<Fr> scalars;
+  gpu::DeviceBuffer<Fr> d_scalars;
+  std::vector<Fr> s0, s1;
+
+  Status init(size_t n) {
+    TestRng rng{OsRng()()};
+    a = random_point<C>(rng), h = random_point<C>(rng);
+    ASSIGN_OR_RETURN(stream, gpu::Stream::create());
+    ASSIGN_OR_RETURN(bases, gpu::DeviceBuffer<ec::Affine<C>>::allocate(n));
+    {
+      size_t scratch_bytes = 0;
+      RETURN_IF_ERROR(ec::cuda::fill_progression<C>(nullptr, n, a, h, nullptr, &scratch_bytes, nullptr));
+      ASSIGN_OR_RETURN(auto scratch, gpu::DeviceBuffer<uint8_t>::allocate(scratch_bytes));
+      RETURN_IF_ERROR(
+          ec::cuda::fill_progression<C>(bases.data(), n, a, h, scratch.data(), &scratch_bytes, stream.get()));
+      RETURN_IF_ERROR(stream.synchronize());
+    }
+    ASSIGN_OR_RETURN(scalars, gpu::PinnedBuffer<Fr>::allocate(n));
+    random_scalars(scalars.data(), n, rng());
+    ASSIGN_OR_RETURN(d_scalars, gpu::DeviceBuffer<Fr>::allocate(n));
+    RETURN_IF_ERROR(d_scalars.upload(scalars.data(), n, stream.get()));
+    chunk_sums(scalars.data(), n, &s0, &s1);
+    return stream.synchronize();
+  }
+
+  ec::Jacobian<C> expected(size_t n) const {
+    Fr a0 = Fr::zero(), a1 = Fr::zero();
+    for (size_t c = 0; c < (n >> kChunkLg); ++c) a0 += s0[c], a1 += s1[c];
+    return ec::mul(a, a0) + ec::mul(h, a1);
+  }
+};
+
+std::string profile_note(const msm::cuda::MsmProfile& p) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "c=%d windows=%d levels=%d prep=%.2fms sort=%.2fms accumulate=%.2fms reduce=%.2fms",
+                p.window_bits, p.windows, p.levels, p.prep_ms, p.sort_ms, p.accumulate_ms, p.reduce_ms);
+  return buf;
+}
+
+template <class C>
+Status bench_resident(Fixture<C>& f, int lg, int reps, const std::string& op, std::vector<Record>* out) {
+  const size_t n = size_t(1) << lg;
+  size_t ws_bytes = 0;
+  RETURN_IF_ERROR(msm::cuda::msm<C>(nullptr, nullptr, n, nullptr, nullptr, &ws_bytes, nullptr));
+  ASSIGN_OR_RETURN(auto ws, gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes));
+  ASSIGN_OR_RETURN(auto result, gpu::DeviceBuffer<ec::Jacobian<C>>::allocate(1));
+  auto once = [&]() -> StatusOr<float> {
+    return event_time(f.stream, [&] {
+      return msm::cuda::msm<C>(f.bases.data(), f.d_scalars.data(), n, result.data(), ws.data(), &ws_bytes,
+                               f.stream.get());
+    });
+  };
+  ASSIGN_OR_RETURN(Record r, time_runs(op, lg, reps, once));
+  ec::Jacobian<C> got;
+  RETURN_IF_ERROR(result.download(&got, 1, f.stream.get()));
+  RETURN_IF_ERROR(f.stream.synchronize());
+  r.checked = true;
+  r.ok = got == f.expected(n);
+  msm::cuda::MsmProfile prof;
+  msm::cuda::MsmConfig cfg;
+  cfg.profile = &prof;
+  RETURN_IF_ERROR(msm::cuda::msm<C>(f.bases.data(), f.d_scalars.data(), n, result.data(), ws.data(), &ws_bytes,
+                                    f.stream.get(), cfg));
+  r.note = profile_note(prof) + " workspace=" + std::to_string(ws_bytes >> 20) + "MiB";
+  std::printf("%-24s 2^%-2d %10.2f ms  [%s] %s\n", op.c_str(), lg, r.median_ms, r.ok ? "ok" : "MISMATCH",
+              r.note.c_str());
+  std::fflush(stdout);
+  out->push_back(r);
+  return ok_status();
+}
+
+template <class C>
+Status bench_streamed(Fixture<C>& f, const gpu::PinnedBuffer<ec::Affine<C>>& host_bases, int lg, int batch_lg,
+                      int reps, const std::string& op, std::vector<Record>* out) {
+  const size_t n = size_t(1) << lg;
+  const size_t batch = size_t(1) << (batch_lg > 0 ? std::min(batch_lg, lg) : std::max(lg - 2, 1));
+  ASSIGN_OR_RETURN(auto m, msm::cuda::StreamedMsm<C>::create(batch));
+  ec::Jacobian<C> got;
+  auto once = [&]() -> StatusOr<float> {
+    auto t0 = std::chrono::steady_clock::now();
+    ASSIGN_OR_RETURN(got, m.run(host_bases.data(), f.scalars.data(), n));
+    return float(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  };
+  ASSIGN_OR_RETURN(Record r, time_runs(op, lg, reps, once));
+  r.checked = true;
+  r.ok = got == f.expected(n);
+  r.note = "bases+scalars from pinned host, batch 2^" + std::to_string(__builtin_ctzll(batch)) + " (" +
+           std::to_string(m.batches_for(n)) + " batches), host wall time";
+  std::printf("%-24s 2^%-2d %10.2f ms  [%s] %s\n", op.c_str(), lg, r.median_ms, r.ok ? "ok" : "MISMATCH",
+              r.note.c_str());
+  std::fflush(stdout);
+  out->push_back(r);
+  return ok_status();
+}
+
+template <class C>
+Status bench_curve(const Options& o, const std::string& name, std::vector<Record>* out) {
+  if (o.lg_min < kChunkLg) return invalid_argument("msm bench: --lg-min must be >= 16");
+  Fixture<C> f;
+  RETURN_IF_ERROR(f.init(size_t(1) << o.lg_max));
+  for (int lg = o.lg_min; lg <= o.lg_max; ++lg) RETURN_IF_ERROR(bench_resident(f, lg, o.reps, "msm_" + name, out));
+  if (!o.streamed) return ok_status();
+  const size_t nmax = size_t(1) << o.lg_max;
+  ASSIGN_OR_RETURN(auto host_bases, gpu::PinnedBuffer<ec::Affine<C>>::allocate(nmax));
+  RETURN_IF_ERROR(f.bases.download(host_bases.data(), nmax, f.stream.get()));
+  RETURN_IF_ERROR(f.stream.synchronize());
+  for (int lg = o.lg_min; lg <= o.lg_max; ++lg)
+    RETURN_IF_ERROR(bench_streamed(f, host_bases, lg, o.batch_lg, o.reps, "msm_" + name + "_streamed", out));
+  return ok_status();
+}
+
+}  // namespace
+
+Status run_msm_bench(const Options& o, std::vector<Record>* out) {
+  if (o.curve == "g1") return bench_curve<ec::G1Curve>(o, "g1", out);
+  if (o.curve == "g2") return bench_curve<ec::G2Curve>(o, "g2", out);
+  return invalid_argument("--curve must be g1 or g2");
+}
+
+}  // namespace cuzk::gpu_bench

@@ -1,0 +1,123 @@
+// Multi-scalar multiplication Σ k_i·P_i on the device (G1 and G2), batch
+// addition of bases selected by a bitmap, and an MSM over bases streamed from
+// host memory. Host API (include from .cc files).
+//
+// Algorithm (Pippenger with signed digits, sort-based buckets):
+//   * scalars (Montgomery Fr) -> canonical, plus H = Σ_w 2^(c·w + c−1), so that
+//     every c-bit window of k + H minus 2^(c−1) is the signed digit
+//     d_w ∈ [−2^(c−1), 2^(c−1)) and k = Σ_w d_w·2^(c·w) (ceil(256/c) windows, one
+//     more for c = 2);
+//   * per window: (|d|−1, index|sign) pairs are radix-sorted by bucket (CUB),
+//     run-length encoded, and each bucket is summed by tasks of at most K
+//     points (XYZZ mixed additions, 8M + 2S); buckets with more than K points
+//     are finished by further levels that add the partial sums (12M + 2S)
+//     K at a time, so skewed scalars (all equal, many zeros) stay parallel;
+//   * bucket reduction Σ_k k·S_k by running sums over groups of 32 buckets,
+//     each group lifted by its offset with a small double-and-add; group and
+//     window sums are tree-reduced; windows are combined by Horner (c
+//     doublings each). Everything runs on the device; zero digits, zero
+//     scalars and points at infinity contribute nothing.
+// Cost: ≈ ceil(256/c)·n mixed additions plus ceil(256/c)·2^(c−1)·(~3 additions);
+// c is chosen to minimise that (c = 22 at n = 2^27).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "cuzk/base/status.h"
+#include "cuzk/ec/curves.h"
+#include "cuzk/ff/fr.h"
+#include "cuzk/gpu/buffer.h"
+#include "cuzk/gpu/stream.h"
+
+namespace cuzk::msm::cuda {
+
+// Device time of the phases of one msm() call (for benchmarks). Filling it
+// makes msm() record events and wait for the stream before returning.
+struct MsmProfile {
+  float prep_ms = 0;        // scalars -> window words, bucket clearing
+  float sort_ms = 0;        // digits, radix sort, run-length encoding, scans (all windows)
+  float accumulate_ms = 0;  // bucket accumulation levels (all windows)
+  float reduce_ms = 0;      // bucket reduction and window combination
+  int window_bits = 0, windows = 0, levels = 0;
+};
+
+struct MsmConfig {
+  int window_bits = 0;      // 0: chosen from n; otherwise 2 .. 24
+  int points_per_task = 0;  // 0: chosen from n; otherwise ≥ 2 (level-0 task size K)
+  MsmProfile* profile = nullptr;
+};
+
+// The window size msm() uses for n points.
+int choose_window_bits(size_t n);
+
+// Bytes of device workspace msm() needs for n points.
+template <class C>
+size_t msm_workspace_bytes(size_t n, const MsmConfig& config = {});
+
+// *d_result = Σ_{i<n} d_scalars[i]·d_bases[i] (one Jacobian point, device
+// memory), computed on `stream`. Bases are affine (infinity = (0, 0)), on the
+// curve; scalars are Fr in Montgomery form. With d_workspace == nullptr the
+// workspace size is stored in *workspace_bytes and nothing else happens.
+// Errors: INVALID_ARGUMENT (n ≥ 2^31, bad config, workspace too small),
+// launch errors.
+template <class C>
+Status msm(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, size_t n, ec::Jacobian<C>* d_result,
+           void* d_workspace, size_t* workspace_bytes, cudaStream_t stream, const MsmConfig& config = {});
+
+// Bytes of device workspace batch_add() needs for n points.
+template <class C>
+size_t batch_add_workspace_bytes(size_t n);
+
+// *d_result = Σ_{i<n, bit i of d_bitmap set} d_bases[i] (bit i is bit i%64 of
+// word i/64). Same workspace contract as msm(). Cost: one mixed addition per
+// set bit plus n/64 additions.
+template <class C>
+Status batch_add(const ec::Affine<C>* d_bases, const uint64_t* d_bitmap, size_t n, ec::Jacobian<C>* d_result,
+                 void* d_workspace, size_t* workspace_bytes, cudaStream_t stream);
+
+// MSM over bases (and scalars) that live in host memory — pinned for full PCIe
+// speed — or on the device, in batches of batch_size points over two slots:
+// batch i is uploaded and reduced on stream i&1 and its partial result copied
+// into pinned host buffer i&1; the host waits for batch i−1 in iteration i
+// (after batch i is queued) and for the last batch after the loop only when
+// there was at least one (gpu/batch_pipeline.h). Owns its streams and
+// buffers; one run() at a time.
+template <class C>
+class StreamedMsm {
+ public:
+  static StatusOr<StreamedMsm> create(size_t batch_size, const MsmConfig& config = {});
+  StreamedMsm(StreamedMsm&&) noexcept = default;
+  StreamedMsm& operator=(StreamedMsm&&) noexcept = default;
+
+  size_t batch_size() const { return batch_size_; }
+  size_t batches_for(size_t n) const { return (n + batch_size_ - 1) / batch_size_; }
+  // Σ scalars[i]·bases[i]; n == 0 gives the identity with no batch at all.
+  StatusOr<ec::Jacobian<C>> run(const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n);
+
+ private:
+  struct Slot {
+    gpu::Stream stream;
+    gpu::Event done;
+    gpu::DeviceBuffer<ec::Affine<C>> bases;
+    gpu::DeviceBuffer<ff::Fr> scalars;
+    gpu::DeviceBuffer<uint8_t> workspace;
+    gpu::DeviceBuffer<ec::Jacobian<C>> result;
+    gpu::PinnedBuffer<ec::Jacobian<C>> host_result;
+  };
+  StreamedMsm() = default;
+  Status launch_batch(size_t i, int slot, const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n,
+                      bool bases_on_device, bool scalars_on_device);
+
+  size_t batch_size_ = 0;
+  MsmConfig config_;
+  std::array<Slot, 2> slots_;
+};
+
+extern template class StreamedMsm<ec::G1Curve>;
+extern template class StreamedMsm<ec::G2Curve>;
+
+}  // namespace cuzk::msm::cuda

@@ -1,0 +1,84 @@
+// StreamedMsm: batches over two slots with deferred synchronisation (msm.h).
+#include <algorithm>
+
+#include "cuzk/gpu/batch_pipeline.h"
+#include "cuzk/gpu/check.h"
+#include "cuzk/gpu/nvtx.h"
+#include "cuzk/msm/cuda/msm.h"
+
+namespace cuzk::msm::cuda {
+
+template <class C>
+StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConfig& config) {
+  if (batch_size == 0) return invalid_argument("StreamedMsm: batch_size must be positive");
+  StreamedMsm m;
+  m.batch_size_ = batch_size;
+  m.config_ = config;
+  // One window size for every batch, so that the workspace sized for a full
+  // batch also fits the shorter last one.
+  if (m.config_.window_bits == 0) m.config_.window_bits = choose_window_bits(batch_size);
+  size_t ws_bytes = 0;
+  RETURN_IF_ERROR(msm<C>(nullptr, nullptr, batch_size, nullptr, nullptr, &ws_bytes, nullptr, m.config_));
+  for (Slot& s : m.slots_) {
+    ASSIGN_OR_RETURN(s.stream, gpu::Stream::create());
+    ASSIGN_OR_RETURN(s.done, gpu::Event::create(false));
+    ASSIGN_OR_RETURN(s.bases, gpu::DeviceBuffer<ec::Affine<C>>::allocate(batch_size));
+    ASSIGN_OR_RETURN(s.scalars, gpu::DeviceBuffer<ff::Fr>::allocate(batch_size));
+    ASSIGN_OR_RETURN(s.workspace, gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes));
+    ASSIGN_OR_RETURN(s.result, gpu::DeviceBuffer<ec::Jacobian<C>>::allocate(1));
+    ASSIGN_OR_RETURN(s.host_result, gpu::PinnedBuffer<ec::Jacobian<C>>::allocate(1));
+  }
+  return m;
+}
+
+template <class C>
+Status StreamedMsm<C>::launch_batch(size_t i, int slot, const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n,
+                                    bool bases_on_device, bool scalars_on_device) {
+  Slot& s = slots_[size_t(slot)];
+  const size_t begin = i * batch_size_;
+  const size_t len = std::min(batch_size_, n - begin);
+  const ec::Affine<C>* d_bases = bases + begin;
+  const ff::Fr* d_scalars = scalars + begin;
+  if (!bases_on_device) {
+    RETURN_IF_ERROR(s.bases.upload(bases + begin, len, s.stream.get()));
+    d_bases = s.bases.data();
+  }
+  if (!scalars_on_device) {
+    RETURN_IF_ERROR(s.scalars.upload(scalars + begin, len, s.stream.get()));
+    d_scalars = s.scalars.data();
+  }
+  size_t ws_bytes = s.workspace.bytes();
+  RETURN_IF_ERROR(msm<C>(d_bases, d_scalars, len, s.result.data(), s.workspace.data(), &ws_bytes, s.stream.get(),
+                         config_));
+  RETURN_IF_ERROR(s.result.download(s.host_result.data(), 1, s.stream.get()));
+  return s.done.record(s.stream);
+}
+
+template <class C>
+StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run(const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n) {
+  CUZK_NVTX_RANGE("msm.cuda.streamed");
+  ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
+  if (n == 0) return acc;
+  const bool bases_on_device = gpu::is_device_pointer(bases);
+  const bool scalars_on_device = gpu::is_device_pointer(scalars);
+  Status s = gpu::run_deferred_batches(
+      batches_for(n),
+      [&](size_t i, int slot) { return launch_batch(i, slot, bases, scalars, n, bases_on_device, scalars_on_device); },
+      [&](size_t, int slot) -> Status {
+        Slot& sl = slots_[size_t(slot)];
+        RETURN_IF_ERROR(sl.done.synchronize());
+        acc += sl.host_result[0];
+        return ok_status();
+      });
+  if (!s.ok()) {
+    // Leave no batch running on buffers we own before reporting.
+    for (Slot& sl : slots_) sl.stream.synchronize().ignore();
+    return s;
+  }
+  return acc;
+}
+
+template class StreamedMsm<ec::G1Curve>;
+template class StreamedMsm<ec::G2Curve>;
+
+}  // namespace cuzk::msm::cuda

@@ -1,0 +1,375 @@
+// Device NTT: kernels, launchers and the host orchestration (see ntt.h).
+#include <cstring>
+#include <vector>
+
+#include "cuzk/ff/cuda/fields.cuh"
+#include "cuzk/gpu/check.h"
+#include "cuzk/ntt/cuda/ntt.h"
+
+namespace cuzk::ntt::cuda {
+namespace {
+
+using DFr = ff::cuda::Fr;
+
+constexpr int kSplitLg = 14;        // power tables: lo[e mod 2^14] · hi[e >> 14]
+constexpr int kSmallLg = 11;        // largest in-shared-memory transform
+constexpr int kMaxInnerLg = 10;     // largest pass that is not the last
+constexpr unsigned kPassThreads = 256;
+constexpr int kWords = 8;           // 32-bit words per Fr
+
+DFr to_dev(const ff::Fr& x) {
+  DFr d;
+  std::memcpy(&d, &x, sizeof d);
+  return d;
+}
+
+// Per-element factor: none, a constant, or c·g^idx from two power tables
+// (c folded into hi), with idx = pos or bitrev(pos).
+struct Scale {
+  const DFr* lo = nullptr;
+  const DFr* hi = nullptr;
+  DFr c{};
+  int mode = 0;  // 0 none, 1 constant, 2 powers
+  int bitrev = 0;
+};
+
+struct PassArgs {
+  int lg_n, lo, k, j;
+  const DFr* small;  // small[e] = ω(2^11)^e, e < 2^10, of this direction
+  const DFr* tw_lo;  // ω^e, e < 2^14
+  const DFr* tw_hi;  // ω^(e·2^14)
+  Scale pre, post;
+};
+
+__device__ __forceinline__ uint32_t bitrev(uint32_t x, int bits) { return bits == 0 ? 0 : __brev(x) >> (32 - bits); }
+
+__device__ __forceinline__ DFr table_power(const DFr* lo, const DFr* hi, uint32_t e) {
+  return lo[e & ((1u << kSplitLg) - 1)] * hi[e >> kSplitLg];
+}
+
+__device__ __forceinline__ DFr apply_scale(const Scale& s, const DFr& x, uint32_t pos, int lg_n) {
+  if (s.mode == 0) return x;
+  if (s.mode == 1) return x * s.c;
+  return x * table_power(s.lo, s.hi, s.bitrev ? bitrev(pos, lg_n) : pos);
+}
+
+// Shared memory holds the block's elements word-major (sm[w·T + i]) so that
+// consecutive threads touch consecutive banks.
+__device__ __forceinline__ DFr smem_load(const uint32_t* sm, int t, int i) {
+  DFr x;
+#pragma unroll
+  for (int w = 0; w < kWords; ++w) x.w[w] = sm[w * t + i];
+  return x;
+}
+__device__ __forceinline__ void smem_store(uint32_t* sm, int t, int i, const DFr& x) {
+#pragma unroll
+  for (int w = 0; w < kWords; ++w) sm[w * t + i] = x.w[w];
+}
+
+// One pass over index bits [lo, lo + k) of every sub-transform: a block owns
+// 2^k rows (stride 2^lo) × 2^j adjacent columns. kDit: bit-reversed rows in,
+// twiddles applied on load; otherwise (DIF) natural rows in, twiddles on store.
+// Twiddle of (row r, column col): ω^(col·bitrev_k(r)·2^(lg_n − lo − k)).
+template <bool kDit>
+static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data, PassArgs a) {
+  extern __shared__ uint32_t sm[];
+  const int t = 1 << (a.k + a.j);
+  const uint32_t cmask = (1u << a.j) - 1;
+  const uint32_t cg = blockIdx.x & ((1u << (a.lo - a.j)) - 1);
+  const uint32_t high = blockIdx.x >> (a.lo - a.j);
+  const uint32_t base = (high << (a.lo + a.k)) + (cg << a.j);
+  const int tw_shift = a.lg_n - a.lo - a.k;
+  const bool twiddle = a.lo > 0;
+
+  for (int i = threadIdx.x; i < t; i += blockDim.x) {
+    const uint32_t row = uint32_t(i) >> a.j, col = (cg << a.j) + (uint32_t(i) & cmask);
+    const uint32_t pos = base + (row << a.lo) + (uint32_t(i) & cmask);
+    DFr x = apply_scale(a.pre, data[pos], pos, a.lg_n);
+    if (kDit && twiddle) x = x * table_power(a.tw_lo, a.tw_hi, (col * bitrev(row, a.k)) << tw_shift);
+    smem_store(sm, t, i, x);
+  }
+  __syncthreads();
+  for (int stage = 0; stage < a.k; ++stage) {
+    const int lg_h = kDit ? stage : a.k - 1 - stage;
+    const uint32_t h = 1u << lg_h;
+    for (int b = threadIdx.x; b < t / 2; b += blockDim.x) {
+      const uint32_t c = uint32_t(b) & cmask, rb = uint32_t(b) >> a.j;
+      const uint32_t jj = rb & (h - 1);
+      const uint32_t r0 = ((rb - jj) << 1) + jj;
+      const int i0 = int((r0 << a.j) + c), i1 = int(((r0 + h) << a.j) + c);
+      const DFr w = a.small[jj << (kSmallLg - 1 - lg_h)];
+      const DFr u = smem_load(sm, t, i0);
+      const DFr v = smem_load(sm, t, i1);
+      if (kDit) {
+        const DFr vw = v * w;
+        smem_store(sm, t, i0, u + vw);
+        smem_store(sm, t, i1, u - vw);
+      } else {
+        smem_store(sm, t, i0, u + v);
+        smem_store(sm, t, i1, (u - v) * w);
+      }
+    }
+    __syncthreads();
+  }
+  for (int i = threadIdx.x; i < t; i += blockDim.x) {
+    const uint32_t row = uint32_t(i) >> a.j, col = (cg << a.j) + (uint32_t(i) & cmask);
+    const uint32_t pos = base + (row << a.lo) + (uint32_t(i) & cmask);
+    DFr x = smem_load(sm, t, i);
+    if (!kDit && twiddle) x = x * table_power(a.tw_lo, a.tw_hi, (col * bitrev(row, a.k)) << tw_shift);
+    data[pos] = apply_scale(a.post, x, pos, a.lg_n);
+  }
+}
+
+// out[e] = c·b^e for e < count.
+static __global__ void powers_kernel(DFr* out, uint32_t count, DFr b, DFr c) {
+  const uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= count) return;
+  DFr r = c;
+  DFr sq = b;
+  for (uint32_t k = e; k != 0; k >>= 1) {
+    if (k & 1) r = r * sq;
+    sq = sq.sqr();
+  }
+  out[e] = r;
+}
+
+static __global__ void bitrev_kernel(DFr* data, int lg_n) {
+  const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((size_t(i) >> lg_n) != 0) return;
+  const uint32_t r = bitrev(i, lg_n);
+  if (i < r) {
+    const DFr x = data[i];
+    data[i] = data[r];
+    data[r] = x;
+  }
+}
+
+static __global__ void hadamard_sub_scale_kernel(DFr* a, const DFr* b, const DFr* c, DFr k, size_t n) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = (a[i] * b[i] - c[i]) * k;
+}
+
+static __global__ void scale_kernel(DFr* data, DFr k, size_t n) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) data[i] = data[i] * k;
+}
+
+static __global__ void scale_powers_kernel(DFr* data, size_t n, Scale s, int lg_n) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) data[i] = apply_scale(s, data[i], uint32_t(i), lg_n);
+}
+
+unsigned grid_for(size_t n, unsigned threads) { return unsigned((n + threads - 1) / threads); }
+
+// Workspace: small roots, then three pairs of power tables (twiddles, pre-scale,
+// post-scale), each lo[2^14] + hi[2^max(0, lg_n − 14)].
+struct Tables {
+  DFr* small;
+  DFr* tw_lo;
+  DFr* tw_hi;
+  DFr* pre_lo;
+  DFr* pre_hi;
+  DFr* post_lo;
+  DFr* post_hi;
+};
+
+size_t hi_entries(int lg_n) { return size_t(1) << (lg_n > kSplitLg ? lg_n - kSplitLg : 0); }
+size_t table_entries(int lg_n) {
+  return (size_t(1) << (kSmallLg - 1)) + 3 * ((size_t(1) << kSplitLg) + hi_entries(lg_n));
+}
+
+Tables carve(void* ws, int lg_n) {
+  DFr* p = static_cast<DFr*>(ws);
+  const size_t lo = size_t(1) << kSplitLg, hi = hi_entries(lg_n);
+  Tables t;
+  t.small = p;
+  p += size_t(1) << (kSmallLg - 1);
+  t.tw_lo = p, p += lo;
+  t.tw_hi = p, p += hi;
+  t.pre_lo = p, p += lo;
+  t.pre_hi = p, p += hi;
+  t.post_lo = p, p += lo;
+  t.post_hi = p;
+  return t;
+}
+
+// lo[e] = b^e (e < 2^14), hi[e] = c·b^(e·2^14).
+Status fill_power_pair(DFr* lo, DFr* hi, int lg_n, const ff::Fr& b, const ff::Fr& c, cudaStream_t stream) {
+  const uint32_t nlo = 1u << kSplitLg, nhi = uint32_t(hi_entries(lg_n));
+  powers_kernel<<<grid_for(nlo, 256), 256, 0, stream>>>(lo, nlo, to_dev(b), to_dev(ff::Fr::one()));
+  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  ff::Fr b_hi = b.pow(uint64_t(1) << kSplitLg);
+  powers_kernel<<<grid_for(nhi, 256), 256, 0, stream>>>(hi, nhi, to_dev(b_hi), to_dev(c));
+  return CUZK_CUDA_LAUNCH_CHECK();
+}
+
+struct PassRange {
+  int lo, k;
+};
+
+// Bit ranges from the top: passes of at most 10 bits, the bottom one up to 11.
+std::vector<PassRange> plan_passes(int lg_n) {
+  if (lg_n <= kSmallLg) return {{0, lg_n}};
+  const int passes = 1 + (lg_n - kSmallLg + kMaxInnerLg - 1) / kMaxInnerLg;
+  const int base = lg_n / passes, rem = lg_n % passes;
+  std::vector<PassRange> out;
+  int hi = lg_n;
+  for (int i = 0; i < passes; ++i) {
+    const int k = i + 1 == passes ? base + rem : base;
+    out.push_back({hi - k, k});
+    hi -= k;
+  }
+  return out;
+}
+
+Status launch_pass(bool dit, DFr* data, const PassArgs& a, cudaStream_t stream) {
+  const size_t t = size_t(1) << (a.k + a.j);
+  const unsigned threads = unsigned(std::min<size_t>(kPassThreads, std::max<size_t>(1, t / 2)));
+  const unsigned blocks = unsigned(size_t(1) << (a.lg_n - a.k - a.j));
+  const size_t smem = t * sizeof(DFr);
+  if (dit) {
+    RETURN_IF_ERROR(CUZK_CUDA_CHECK(
+        cudaFuncSetAttribute(ntt_pass_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem))));
+    ntt_pass_kernel<true><<<blocks, threads, smem, stream>>>(data, a);
+  } else {
+    RETURN_IF_ERROR(CUZK_CUDA_CHECK(
+        cudaFuncSetAttribute(ntt_pass_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem))));
+    ntt_pass_kernel<false><<<blocks, threads, smem, stream>>>(data, a);
+  }
+  return CUZK_CUDA_LAUNCH_CHECK();
+}
+
+Status check_workspace(int lg_n, void* ws, size_t* ws_bytes, bool* size_query) {
+  if (lg_n < 0 || lg_n > kMaxLgN)
+    return invalid_argument("ntt: lg_n " + std::to_string(lg_n) + " outside [0, " + std::to_string(kMaxLgN) + "]");
+  *size_query = ws == nullptr;
+  if (ws == nullptr) {
+    if (ws_bytes == nullptr) return invalid_argument("ntt: null workspace and null workspace_bytes");
+    *ws_bytes = ntt_workspace_bytes(lg_n);
+    return ok_status();
+  }
+  if (ws_bytes != nullptr && *ws_bytes < ntt_workspace_bytes(lg_n))
+    return invalid_argument("ntt: workspace of " + std::to_string(*ws_bytes) + " bytes, need " +
+                            std::to_string(ntt_workspace_bytes(lg_n)));
+  return ok_status();
+}
+
+// Pre-scale (coset forward) and post-scale (inverse, coset inverse) specs;
+// fills the tables they read.
+Status prepare_scales(const NttSpec& spec, const Tables& tb, Scale* pre, Scale* post, cudaStream_t stream) {
+  const int lg_n = spec.lg_n;
+  const bool inverse = spec.direction == Direction::kInverse;
+  const bool in_rev = spec.order == Order::kBitReversedToNatural || spec.order == Order::kBitReversedToBitReversed;
+  const bool dif = !in_rev;
+  const ff::Fr n_inv = ff::Fr::from_uint(uint64_t(1) << lg_n).inverse();
+  if (spec.coset_shift && !inverse) {
+    RETURN_IF_ERROR(fill_power_pair(tb.pre_lo, tb.pre_hi, lg_n, *spec.coset_shift, ff::Fr::one(), stream));
+    *pre = Scale{tb.pre_lo, tb.pre_hi, {}, 2, in_rev ? 1 : 0};
+  }
+  if (inverse && spec.coset_shift) {
+    RETURN_IF_ERROR(fill_power_pair(tb.post_lo, tb.post_hi, lg_n, spec.coset_shift->inverse(), n_inv, stream));
+    *post = Scale{tb.post_lo, tb.post_hi, {}, 2, dif ? 1 : 0};  // DIF output is bit-reversed
+  } else if (inverse) {
+    *post = Scale{nullptr, nullptr, to_dev(n_inv), 1, 0};
+  }
+  return ok_status();
+}
+
+Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const Scale& pre, const Scale& post,
+                  cudaStream_t stream) {
+  const int lg_n = spec.lg_n;
+  const bool dit = spec.order == Order::kBitReversedToNatural || spec.order == Order::kBitReversedToBitReversed;
+  std::vector<PassRange> passes = plan_passes(lg_n);
+  if (dit) std::reverse(passes.begin(), passes.end());
+  DFr* data = reinterpret_cast<DFr*>(d_data);
+  for (size_t p = 0; p < passes.size(); ++p) {
+    PassArgs a{};
+    a.lg_n = lg_n;
+    a.lo = passes[p].lo;
+    a.k = passes[p].k;
+    a.j = std::min(a.lo, kSmallLg - a.k);
+    a.small = tb.small;
+    a.tw_lo = tb.tw_lo;
+    a.tw_hi = tb.tw_hi;
+    if (p == 0) a.pre = pre;
+    if (p + 1 == passes.size()) a.post = post;
+    RETURN_IF_ERROR(launch_pass(dit, data, a, stream));
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+size_t ntt_workspace_bytes(int lg_n) {
+  if (lg_n < 0 || lg_n > kMaxLgN) return 0;
+  return table_entries(lg_n) * sizeof(DFr);
+}
+
+Status ntt(ff::Fr* d_data, const NttSpec& spec, void* d_workspace, size_t* workspace_bytes, cudaStream_t stream) {
+  bool size_query = false;
+  RETURN_IF_ERROR(check_workspace(spec.lg_n, d_workspace, workspace_bytes, &size_query));
+  if (size_query) return ok_status();
+  const bool inverse = spec.direction == Direction::kInverse;
+  if (inverse && spec.coset_shift && spec.coset_shift->is_zero())
+    return invalid_argument("ntt: coset inverse with a zero shift");
+  if (spec.lg_n == 0) {
+    if (!spec.coset_shift) return ok_status();  // size 1: every variant is the identity
+  }
+  const Tables tb = carve(d_workspace, spec.lg_n);
+  const ff::Fr small_root = ff::root_of_unity(kSmallLg, spec.convention);
+  const ff::Fr omega = ff::root_of_unity(spec.lg_n, spec.convention);
+  powers_kernel<<<grid_for(1u << (kSmallLg - 1), 256), 256, 0, stream>>>(
+      tb.small, 1u << (kSmallLg - 1), to_dev(inverse ? small_root.inverse() : small_root), to_dev(ff::Fr::one()));
+  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  RETURN_IF_ERROR(fill_power_pair(tb.tw_lo, tb.tw_hi, spec.lg_n, inverse ? omega.inverse() : omega, ff::Fr::one(),
+                                  stream));
+  Scale pre, post;
+  RETURN_IF_ERROR(prepare_scales(spec, tb, &pre, &post, stream));
+  if (spec.order == Order::kBitReversedToBitReversed) {
+    RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, stream));  // DIT: natural out
+    return bit_reverse_permute(d_data, spec.lg_n, stream);
+  }
+  RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, stream));
+  if (spec.order == Order::kNaturalToNatural) return bit_reverse_permute(d_data, spec.lg_n, stream);
+  return ok_status();
+}
+
+Status hadamard_sub_scale(ff::Fr* d_a, const ff::Fr* d_b, const ff::Fr* d_c, const ff::Fr& k, size_t n,
+                          cudaStream_t stream) {
+  if (n == 0) return ok_status();
+  hadamard_sub_scale_kernel<<<grid_for(n, 256), 256, 0, stream>>>(
+      reinterpret_cast<DFr*>(d_a), reinterpret_cast<const DFr*>(d_b), reinterpret_cast<const DFr*>(d_c), to_dev(k),
+      n);
+  return CUZK_CUDA_LAUNCH_CHECK();
+}
+
+Status scale(ff::Fr* d_data, const ff::Fr& k, size_t n, cudaStream_t stream) {
+  if (n == 0) return ok_status();
+  scale_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DFr*>(d_data), to_dev(k), n);
+  return CUZK_CUDA_LAUNCH_CHECK();
+}
+
+Status scale_by_powers(ff::Fr* d_data, int lg_n, size_t n, const ff::Fr& g, const ff::Fr& c, bool bit_reversed,
+                       void* d_workspace, size_t* workspace_bytes, cudaStream_t stream) {
+  bool size_query = false;
+  RETURN_IF_ERROR(check_workspace(lg_n, d_workspace, workspace_bytes, &size_query));
+  if (size_query) return ok_status();
+  if (n > (size_t(1) << lg_n))
+    return invalid_argument("scale_by_powers: n = " + std::to_string(n) + " exceeds 2^lg_n");
+  if (n == 0) return ok_status();
+  const Tables tb = carve(d_workspace, lg_n);
+  RETURN_IF_ERROR(fill_power_pair(tb.pre_lo, tb.pre_hi, lg_n, g, c, stream));
+  const Scale s{tb.pre_lo, tb.pre_hi, {}, 2, bit_reversed ? 1 : 0};
+  scale_powers_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DFr*>(d_data), n, s, lg_n);
+  return CUZK_CUDA_LAUNCH_CHECK();
+}
+
+Status bit_reverse_permute(ff::Fr* d_data, int lg_n, cudaStream_t stream) {
+  if (lg_n < 0 || lg_n > kMaxLgN) return invalid_argument("bit_reverse_permute: lg_n out of range");
+  if (lg_n <= 1) return ok_status();
+  const size_t n = size_t(1) << lg_n;
+  bitrev_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DFr*>(d_data), lg_n);
+  return CUZK_CUDA_LAUNCH_CHECK();
+}
+
+}  // namespace cuzk::ntt::cuda

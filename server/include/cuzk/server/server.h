@@ -1,0 +1,48 @@
+// The daemon: the cuzk.v1 gRPC service on a unix socket or TCP address, and
+// HTTP GET /status (JSON) and /metrics (Prometheus) on the status address,
+// around one Engine.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "cuzk/base/status.h"
+#include "cuzk/engine/engine.h"
+#include "cuzk/server/config.h"
+
+namespace cuzk::server {
+
+class Server {
+ public:
+  // Starts the engine (generating demo circuits when needed) and both
+  // listeners. Errors: INVALID_ARGUMENT (config), FAILED_PRECONDITION /
+  // ALREADY_EXISTS (socket path), UNAVAILABLE (a port cannot be bound).
+  static StatusOr<std::unique_ptr<Server>> start(const ServerConfig& config);
+  // Stops everything (shutdown(0) when not done yet).
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // The address clients dial: unix:///path or host:port (actual port).
+  const std::string& grpc_address() const;
+  // host:port of the HTTP listener (actual port), or empty when off.
+  const std::string& status_address() const;
+  engine::Engine& engine();
+
+  // Graceful stop: refuse new jobs (UNAVAILABLE), let unfinished jobs run
+  // for up to `grace`, cancel what is left, then close the listeners and
+  // remove the socket. Returns true when every job finished in time.
+  // Idempotent; thread-safe.
+  bool shutdown(std::chrono::milliseconds grace);
+
+ private:
+  class Impl;
+  explicit Server(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Status as JSON (what GET /status returns).
+std::string status_json(const engine::EngineStatus& status);
+
+}  // namespace cuzk::server

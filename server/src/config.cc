@@ -1,0 +1,329 @@
+// TOML configuration (toml++), the embedded default and value checks.
+#include "cuzk/server/config.h"
+
+#include <unistd.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "cuzk/base/log.h"
+#include "listen_address.h"
+
+namespace cuzk::server {
+namespace {
+
+constexpr uint64_t kGiB = uint64_t(1) << 30;
+
+// Typed access to the document that remembers which keys it was asked
+// about, so the rest can be reported as unknown.
+class TomlReader {
+ public:
+  explicit TomlReader(const toml::table& root) : root_(root) {}
+
+  const toml::node* find(const std::string& section, const std::string& key) {
+    known_[section].insert(key);
+    const toml::table* t = root_[section].as_table();
+    return t ? t->get(key) : nullptr;
+  }
+
+  Status str(const std::string& section, const std::string& key, std::string* out) {
+    const toml::node* n = find(section, key);
+    if (!n) return ok_status();
+    if (!n->is_string()) return type_error(section, key, "a string");
+    *out = *n->value<std::string>();
+    return ok_status();
+  }
+
+  Status boolean(const std::string& section, const std::string& key, bool* out) {
+    const toml::node* n = find(section, key);
+    if (!n) return ok_status();
+    if (!n->is_boolean()) return type_error(section, key, "true or false");
+    *out = *n->value<bool>();
+    return ok_status();
+  }
+
+  template <class U>
+  Status uint(const std::string& section, const std::string& key, U* out, uint64_t lo, uint64_t hi) {
+    const toml::node* n = find(section, key);
+    if (!n) return ok_status();
+    if (!n->is_integer()) return type_error(section, key, "an integer");
+    int64_t v = *n->value<int64_t>();
+    if (v < 0 || uint64_t(v) < lo || uint64_t(v) > hi)
+      return invalid_argument(section + "." + key + ": " + std::to_string(v) + " is out of range [" +
+                              std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    *out = U(v);
+    return ok_status();
+  }
+
+  Status real(const std::string& section, const std::string& key, double* out) {
+    const toml::node* n = find(section, key);
+    if (!n) return ok_status();
+    if (!n->is_number()) return type_error(section, key, "a number");
+    *out = n->is_integer() ? double(*n->value<int64_t>()) : *n->value<double>();
+    return ok_status();
+  }
+
+  // A byte size: an integer, or a string such as "16GiB". "auto" is
+  // returned as *is_auto when allowed.
+  Status size(const std::string& section, const std::string& key, uint64_t* out, bool* is_auto = nullptr) {
+    const toml::node* n = find(section, key);
+    if (!n) return ok_status();
+    if (n->is_integer() && *n->value<int64_t>() >= 0) {
+      *out = uint64_t(*n->value<int64_t>());
+      if (is_auto) *is_auto = false;
+      return ok_status();
+    }
+    if (!n->is_string()) return type_error(section, key, "a size (\"16GiB\") or a byte count");
+    std::string s = *n->value<std::string>();
+    if (is_auto && s == "auto") {
+      *is_auto = true;
+      return ok_status();
+    }
+    auto v = parse_size(s);
+    if (!v.ok()) return invalid_argument(section + "." + key + ": " + v.status().message());
+    *out = *v;
+    if (is_auto) *is_auto = false;
+    return ok_status();
+  }
+
+  // Unknown sections and keys, as warnings.
+  void report_unknown(std::vector<std::string>* warnings) const {
+    for (const auto& [name, node] : root_) {
+      std::string section(name.str());
+      if (section == "circuits") continue;  // checked per entry
+      auto k = known_.find(section);
+      if (k == known_.end()) {
+        warnings->push_back("unknown section [" + section + "] (ignored)");
+        continue;
+      }
+      if (const toml::table* t = node.as_table())
+        for (const auto& [key, v] : *t)
+          if (!k->second.count(std::string(key.str())))
+            warnings->push_back("unknown key " + section + "." + std::string(key.str()) + " (ignored)");
+    }
+  }
+
+ private:
+  static Status type_error(const std::string& section, const std::string& key, const char* want) {
+    return invalid_argument(section + "." + key + ": expected " + want);
+  }
+  const toml::table& root_;
+  std::map<std::string, std::set<std::string>> known_;
+};
+
+Status read_server(TomlReader& r, ServerConfig& c) {
+  RETURN_IF_ERROR(r.str("server", "listen", &c.listen));
+  RETURN_IF_ERROR(r.str("server", "status_listen", &c.status_listen));
+  RETURN_IF_ERROR(r.boolean("server", "allow_remote", &c.allow_remote));
+  RETURN_IF_ERROR(r.str("server", "log_level", &c.log_level));
+  RETURN_IF_ERROR(r.uint("server", "shutdown_grace_ms", &c.shutdown_grace_ms, 0, 86'400'000));
+  RETURN_IF_ERROR(r.size("server", "max_message_bytes", &c.max_message_bytes));
+  if (c.max_message_bytes < 4096 || c.max_message_bytes > (uint64_t(2) << 30) - 1)
+    return invalid_argument("server.max_message_bytes: must be in [4 KiB, 2 GiB)");
+  return ok_status();
+}
+
+Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c) {
+  uint64_t margin = 2 * kGiB, total = 0;
+  bool is_auto = true;
+  RETURN_IF_ERROR(r.size("memory", "safety_margin", &margin));
+  RETURN_IF_ERROR(r.size("memory", "total_budget", &total, &is_auto));
+  if (is_auto) {
+    if (env.mem_total_bytes == 0) total = 8 * kGiB;
+    else if (env.mem_total_bytes <= margin)
+      return invalid_argument("memory.safety_margin: " + std::to_string(margin) + " bytes leaves nothing of MemTotal " +
+                              std::to_string(env.mem_total_bytes));
+    else total = env.mem_total_bytes - margin;
+  }
+  if (total == 0) return invalid_argument("memory.total_budget: must be > 0");
+  c.engine.total_budget_bytes = total;
+  return ok_status();
+}
+
+Status read_engine(TomlReader& r, ServerConfig& c) {
+  engine::EngineConfig& e = c.engine;
+  RETURN_IF_ERROR(r.size("keys", "host_budget", &e.key_host_budget_bytes));
+  RETURN_IF_ERROR(r.size("keys", "device_budget", &e.key_device_budget_bytes));
+  RETURN_IF_ERROR(r.uint("keys", "eviction_min_idle_ms", &e.eviction_min_idle_ms, 0, 86'400'000));
+  RETURN_IF_ERROR(r.boolean("keys", "check_points", &e.check_key_points));
+  RETURN_IF_ERROR(r.uint("pipeline", "preparation_workers", &e.preparation_workers, 1, 256));
+  RETURN_IF_ERROR(r.uint("pipeline", "workers_per_device", &e.workers_per_device, 1, 64));
+  RETURN_IF_ERROR(r.uint("pipeline", "finalizer_threads", &e.finalizer_threads, 1, 256));
+  RETURN_IF_ERROR(r.uint("pipeline", "prover_threads", &e.prover_threads, 0, 4096));
+  std::string backend = "auto";
+  RETURN_IF_ERROR(r.str("pipeline", "backend", &backend));
+  if (backend != "auto" && backend != "cpu" && backend != "cuda")
+    return invalid_argument("pipeline.backend: \"" + backend + "\" is not one of auto, cpu, cuda");
+  if (backend == "cuda") return invalid_argument("pipeline.backend: this build has no CUDA backend");
+  RETURN_IF_ERROR(r.uint("scheduler", "max_queued_jobs", &e.max_queued_jobs, 1, 1'000'000));
+  RETURN_IF_ERROR(r.uint("scheduler", "max_batch_size", &e.max_batch_size, 1, 1024));
+  RETURN_IF_ERROR(r.uint("scheduler", "max_batch_wait_ms", &e.max_batch_wait_ms, 0, 60'000));
+  RETURN_IF_ERROR(r.uint("scheduler", "max_partitions_per_job", &e.max_partitions_per_job, 1, 4096));
+  RETURN_IF_ERROR(r.boolean("jobs", "self_verify", &e.self_verify));
+  RETURN_IF_ERROR(r.uint("jobs", "result_retention_ms", &e.result_retention_ms, 0, 7 * 86'400'000ull));
+  std::string cache_dir;
+  RETURN_IF_ERROR(r.str("cache", "dir", &cache_dir));
+  if (!cache_dir.empty()) e.cache_dir = cache_dir;  // "" keeps the default
+  return ok_status();
+}
+
+Status read_demo(TomlReader& r, ServerConfig& c) {
+  bool enabled = true;
+  engine::CircuitSpec demo;
+  demo.id = "demo";
+  demo.demo = true;
+  RETURN_IF_ERROR(r.boolean("demo", "enabled", &enabled));
+  RETURN_IF_ERROR(r.str("demo", "id", &demo.id));
+  RETURN_IF_ERROR(r.uint("demo", "lg_domain", &demo.demo_spec.lg_domain, 3, 24));
+  RETURN_IF_ERROR(r.uint("demo", "public_inputs", &demo.demo_spec.num_public_inputs, 0, 1024));
+  RETURN_IF_ERROR(r.real("demo", "zero_one_fraction", &demo.demo_spec.zero_one_fraction));
+  RETURN_IF_ERROR(r.uint("demo", "seed", &demo.demo_spec.seed, 0, UINT64_MAX >> 1));
+  // After the [[circuits]] entries, so that circuits[i] in messages is the file's i-th.
+  if (enabled) c.engine.circuits.push_back(demo);
+  return ok_status();
+}
+
+Status read_circuits(const toml::table& root, ServerConfig& c, std::vector<std::string>* warnings) {
+  const toml::node* n = root.get("circuits");
+  if (!n) return ok_status();
+  const toml::array* arr = n->as_array();
+  if (!arr) return invalid_argument("circuits: expected an array of tables ([[circuits]])");
+  static const std::set<std::string> kKeys = {"id", "zkey", "params", "r1cs", "check_r1cs"};
+  for (size_t i = 0; i < arr->size(); ++i) {
+    const toml::table* t = arr->get(i)->as_table();
+    std::string where = "circuits[" + std::to_string(i) + "]";
+    if (!t) return invalid_argument(where + ": expected a table");
+    engine::CircuitSpec spec;
+    for (const auto& [key, v] : *t) {
+      std::string k(key.str());
+      if (!kKeys.count(k)) {
+        warnings->push_back("unknown key " + where + "." + k + " (ignored)");
+        continue;
+      }
+      if (!v.is_string()) return invalid_argument(where + "." + k + ": expected a string");
+      std::string s = *v.value<std::string>();
+      if (k == "id") spec.id = s;
+      else if (k == "zkey") spec.zkey = s;
+      else if (k == "params") spec.params = s;
+      else if (k == "r1cs") spec.r1cs = s;
+      else spec.check_r1cs = s;
+    }
+    c.engine.circuits.push_back(std::move(spec));
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+ConfigEnv read_config_env() {
+  ConfigEnv env;
+  if (const char* v = std::getenv("XDG_RUNTIME_DIR")) env.xdg_runtime_dir = v;
+  if (const char* v = std::getenv("XDG_CACHE_HOME")) env.xdg_cache_home = v;
+  if (const char* v = std::getenv("HOME")) env.home = v;
+  env.uid = uint32_t(getuid());
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemTotal:") {
+      env.mem_total_bytes = kib * 1024;
+      break;
+    }
+  }
+  return env;
+}
+
+ServerConfig default_config(const ConfigEnv& env) {
+  ServerConfig c;
+  std::string run_dir =
+      env.xdg_runtime_dir.empty() ? "/tmp/cuzk-" + std::to_string(env.uid) : env.xdg_runtime_dir + "/cuzk";
+  c.listen = "unix://" + run_dir + "/cuzk.sock";
+  std::string cache = !env.xdg_cache_home.empty() ? env.xdg_cache_home + "/cuzk"
+                      : !env.home.empty()         ? env.home + "/.cache/cuzk"
+                                                  : "/tmp/cuzk-" + std::to_string(env.uid) + "-cache";
+  c.engine.cache_dir = cache;
+  c.engine.total_budget_bytes = env.mem_total_bytes > 2 * kGiB ? env.mem_total_bytes - 2 * kGiB : 8 * kGiB;
+  c.engine.devices = {"cpu0"};
+  engine::CircuitSpec demo;
+  demo.id = "demo";
+  demo.demo = true;
+  c.engine.circuits = {demo};
+  return c;
+}
+
+StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::string& source_name,
+                                    const ConfigEnv& env, std::vector<std::string>* warnings) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source_name);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream msg;
+    msg << source_name << ":" << e.source().begin.line << ":" << e.source().begin.column << ": "
+        << e.description();
+    return invalid_argument(msg.str());
+  }
+  ServerConfig c = default_config(env);
+  TomlReader r(root);
+  RETURN_IF_ERROR(read_server(r, c));
+  RETURN_IF_ERROR(read_memory(r, env, c));
+  RETURN_IF_ERROR(read_engine(r, c));
+  c.engine.circuits.clear();
+  RETURN_IF_ERROR(read_circuits(root, c, warnings));
+  RETURN_IF_ERROR(read_demo(r, c));
+  r.report_unknown(warnings);
+  return c;
+}
+
+StatusOr<ServerConfig> load_config_file(const std::string& path, const ConfigEnv& env,
+                                        std::vector<std::string>* warnings) {
+  std::ifstream in(path);
+  if (!in) return not_found("cannot read the config file " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_config(text.str(), path, env, warnings);
+}
+
+Status validate_config(const ServerConfig& c) {
+  log::Level level;
+  if (!log::parse_level(c.log_level, &level))
+    return invalid_argument("server.log_level: \"" + c.log_level + "\" is not one of trace, debug, info, warn, error, off");
+  ASSIGN_OR_RETURN(ListenAddress grpc_addr, parse_listen_address(c.listen, "server.listen"));
+  if (grpc_addr.is_tcp() && !c.allow_remote && !grpc_addr.is_loopback())
+    return invalid_argument("server.listen: " + c.listen + " is not a loopback address; set server.allow_remote = true "
+                            "to listen on it");
+  if (!c.status_listen.empty()) {
+    ASSIGN_OR_RETURN(ListenAddress http_addr, parse_listen_address(c.status_listen, "server.status_listen"));
+    if (!http_addr.is_tcp()) return invalid_argument("server.status_listen: must be host:port");
+    if (!c.allow_remote && !http_addr.is_loopback())
+      return invalid_argument("server.status_listen: " + c.status_listen +
+                              " is not a loopback address; set server.allow_remote = true to listen on it");
+  }
+  return c.engine.validate();
+}
+
+StatusOr<uint64_t> parse_size(const std::string& text) {
+  size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  if (i == 0) return invalid_argument("\"" + text + "\" is not a size (examples: 4096, 512MiB, 16GiB)");
+  double v = std::strtod(text.substr(0, i).c_str(), nullptr);
+  std::string unit = text.substr(i);
+  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+  static const std::map<std::string, double> kUnits = {
+      {"", 1},          {"B", 1},           {"K", 1e3},         {"KB", 1e3},   {"M", 1e6},
+      {"MB", 1e6},      {"G", 1e9},         {"GB", 1e9},        {"T", 1e12},   {"TB", 1e12},
+      {"KiB", 1024.0},  {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
+  auto it = kUnits.find(unit);
+  if (it == kUnits.end()) return invalid_argument("\"" + text + "\": unknown unit \"" + unit + "\"");
+  double bytes = v * it->second;
+  if (!(bytes >= 0) || bytes > 1.8e19) return invalid_argument("\"" + text + "\" is out of range");
+  return uint64_t(std::llround(bytes));
+}
+
+}  // namespace cuzk::server

@@ -1,0 +1,84 @@
+#include "convert.h"
+
+#include <thread>
+
+namespace cuzk::server {
+
+engine::JobRequest job_request_from_proto(v1::SubmitProofRequest& req) {
+  engine::JobRequest r;
+  r.request_id = req.request_id();
+  r.kind = engine::ProofKind(int(req.proof_kind()));
+  r.priority = engine::Priority(int(req.priority()));
+  r.circuit_id = req.circuit_id();
+  if (!req.witness().empty()) r.witnesses.push_back(std::move(*req.mutable_witness()));
+  for (std::string& w : *req.mutable_witnesses()) r.witnesses.push_back(std::move(w));
+  if (req.has_self_verify()) r.self_verify = req.self_verify();
+  // Everything else enters the idempotency digest as the remaining message.
+  v1::SubmitProofRequest rest = req;
+  rest.clear_request_id();
+  rest.clear_proof_kind();
+  rest.clear_priority();
+  rest.clear_circuit_id();
+  rest.clear_witness();
+  rest.clear_witnesses();
+  rest.clear_self_verify();
+  rest.SerializeToString(&r.other_payload);
+  return r;
+}
+
+void result_to_proto(const engine::JobResult& r, v1::AwaitProofResponse* out) {
+  out->set_job_id(r.job_id);
+  out->set_status(v1::AwaitProofResponse::Status(int(r.outcome)));
+  out->set_proof(r.proof);
+  out->set_error_message(r.error_message);
+  out->set_queue_wait_ms(r.timings.queue_wait_ms);
+  out->set_srs_load_ms(r.timings.srs_load_ms);
+  out->set_synthesis_ms(r.timings.synthesis_ms);
+  out->set_gpu_compute_ms(r.timings.compute_ms);
+  out->set_total_ms(r.timings.total_ms);
+  out->set_verify_ms(r.timings.verify_ms);
+  for (const auto& x : r.public_inputs) out->add_public_inputs(std::string(x.begin(), x.end()));
+}
+
+void status_to_proto(const engine::EngineStatus& s, uint64_t pinned_bytes, uint64_t pinned_limit,
+                     v1::GetStatusResponse* out) {
+  for (size_t i = 0; i < s.devices.size(); ++i) {
+    v1::GPUStatus* g = out->add_gpus();
+    g->set_ordinal(uint32_t(i));
+    g->set_name(s.devices[i] + " (CPU backend, " + std::to_string(std::thread::hardware_concurrency()) +
+                " threads)");
+    for (const auto& w : s.workers) {
+      if (w.device == s.devices[i] && w.busy) {
+        g->set_current_job_id(w.job_id);
+        g->set_current_proof_kind(std::string(engine::proof_kind_name(w.kind)));
+        break;
+      }
+    }
+  }
+  for (const auto& k : s.keys) {
+    if (k.tier == engine::KeyTier::kCold) continue;
+    v1::SRSStatus* r = out->add_loaded_srs();
+    r->set_circuit_id(k.id);
+    r->set_tier(v1::SRSStatus::Tier(int(k.tier)));
+    r->set_size_bytes(k.size_bytes);
+    r->set_ref_count(k.ref_count);
+  }
+  for (const auto& q : s.queues) {
+    v1::QueueStatus* r = out->add_queues();
+    r->set_proof_kind(std::string(engine::proof_kind_name(q.kind)));
+    r->set_pending(q.pending);
+    r->set_in_progress(q.in_progress);
+  }
+  out->set_total_proofs_completed(s.proofs_completed);
+  out->set_total_proofs_failed(s.proofs_failed);
+  out->set_uptime_seconds(uint64_t(s.uptime_s));
+  out->set_pinned_memory_bytes(pinned_bytes);
+  out->set_pinned_memory_limit_bytes(pinned_limit);
+}
+
+grpc::Status to_grpc(const Status& s) {
+  if (s.ok()) return grpc::Status::OK;
+  return grpc::Status(grpc::StatusCode(int(s.code())), s.message());
+}
+
+}  // namespace cuzk::server

@@ -1,0 +1,18 @@
+// Between the cuzk.v1 wire messages and the engine's types.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include "cuzk/engine/engine.h"
+#include "cuzk/v1/cuzk.pb.h"
+
+namespace cuzk::server {
+
+// Moves the witnesses out of `req` (the request is not needed afterwards).
+engine::JobRequest job_request_from_proto(v1::SubmitProofRequest& req);
+void result_to_proto(const engine::JobResult& result, v1::AwaitProofResponse* out);
+void status_to_proto(const engine::EngineStatus& status, uint64_t pinned_bytes, uint64_t pinned_limit,
+                     v1::GetStatusResponse* out);
+grpc::Status to_grpc(const Status& status);
+
+}  // namespace cuzk::server

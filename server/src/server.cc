@@ -1,0 +1,117 @@
+#include "cuzk/server/server.h"
+
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/resource_quota.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <mutex>
+
+#include "cuzk/base/log.h"
+#include "http_status.h"
+#include "listen_address.h"
+#include "service.h"
+
+namespace cuzk::server {
+
+class Server::Impl {
+ public:
+  ServerConfig config;
+  ListenAddress grpc_listen;
+  std::string grpc_address, status_address;
+  std::unique_ptr<engine::Engine> engine;
+  std::unique_ptr<ProvingService> service;
+  std::unique_ptr<grpc::Server> grpc;
+  std::unique_ptr<StatusHttp> http;
+  std::mutex shutdown_mu;
+  bool shut_down = false;  // GUARDED_BY(shutdown_mu)
+  bool drained = true;     // GUARDED_BY(shutdown_mu)
+
+  Status start_grpc();
+  Status start_http();
+};
+
+Status Server::Impl::start_grpc() {
+  ASSIGN_OR_RETURN(grpc_listen, parse_listen_address(config.listen, "server.listen"));
+  if (!grpc_listen.is_tcp()) RETURN_IF_ERROR(prepare_unix_socket(grpc_listen.unix_path));
+  service = std::make_unique<ProvingService>(engine.get());
+  grpc::ServerBuilder builder;
+  int selected_port = 0;
+  builder.AddListeningPort(grpc_listen.grpc_uri(), grpc::InsecureServerCredentials(), &selected_port);
+  builder.RegisterService(service.get());
+  builder.SetMaxReceiveMessageSize(int(config.max_message_bytes));
+  builder.SetMaxSendMessageSize(int(config.max_message_bytes));
+  grpc::ResourceQuota quota("cuzk");
+  quota.SetMaxThreads(512);  // AwaitProof holds a thread while it waits
+  builder.SetResourceQuota(quota);
+  // The socket is created owner-only (no window with wider permissions).
+  mode_t old_mask = ::umask(0077);
+  grpc = builder.BuildAndStart();
+  ::umask(old_mask);
+  if (!grpc || selected_port == 0)
+    return unavailable("cannot listen for gRPC on " + config.listen + " (address in use or not permitted)");
+  if (grpc_listen.is_tcp()) {
+    grpc_listen.port = uint16_t(selected_port);
+  } else {
+    RETURN_IF_ERROR(restrict_unix_socket(grpc_listen.unix_path));
+  }
+  grpc_address = grpc_listen.grpc_uri();
+  return ok_status();
+}
+
+Status Server::Impl::start_http() {
+  if (config.status_listen.empty()) return ok_status();
+  ASSIGN_OR_RETURN(ListenAddress a, parse_listen_address(config.status_listen, "server.status_listen"));
+  ASSIGN_OR_RETURN(http, StatusHttp::start(a.host, a.port, engine.get()));
+  status_address = http->address();
+  return ok_status();
+}
+
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Server::~Server() { shutdown(std::chrono::milliseconds(0)); }
+
+StatusOr<std::unique_ptr<Server>> Server::start(const ServerConfig& config) {
+  RETURN_IF_ERROR(validate_config(config));
+  auto impl = std::make_unique<Impl>();
+  impl->config = config;
+  ASSIGN_OR_RETURN(impl->engine, engine::Engine::create(config.engine));
+  RETURN_IF_ERROR(impl->start_grpc());
+  Status http = impl->start_http();
+  if (!http.ok()) {
+    impl->grpc->Shutdown();
+    if (!impl->grpc_listen.is_tcp()) ::unlink(impl->grpc_listen.unix_path.c_str());
+    return http;
+  }
+  CUZK_LOG(Info) << "cuzk serving cuzk.v1 on " << impl->grpc_address
+                 << (impl->status_address.empty() ? "" : ", status on http://" + impl->status_address);
+  return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+const std::string& Server::grpc_address() const { return impl_->grpc_address; }
+const std::string& Server::status_address() const { return impl_->status_address; }
+engine::Engine& Server::engine() { return *impl_->engine; }
+
+bool Server::shutdown(std::chrono::milliseconds grace) {
+  std::lock_guard<std::mutex> lock(impl_->shutdown_mu);
+  if (impl_->shut_down) return impl_->drained;
+  impl_->shut_down = true;
+  engine::Engine& e = *impl_->engine;
+  e.stop_accepting();
+  CUZK_LOG(Info) << "shutting down: no new jobs; waiting up to " << grace.count() << " ms for unfinished ones";
+  impl_->drained = e.drain(grace);
+  if (!impl_->drained) {
+    CUZK_LOG(Warn) << "grace period over; cancelling the jobs still running";
+    e.cancel_all("the daemon is shutting down");
+  }
+  // Waiting callers have their answers now; give them a moment to be sent.
+  impl_->grpc->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  impl_->grpc->Wait();
+  if (impl_->http) impl_->http->stop();
+  if (!impl_->grpc_listen.is_tcp()) ::unlink(impl_->grpc_listen.unix_path.c_str());
+  CUZK_LOG(Info) << "cuzk stopped";
+  return impl_->drained;
+}
+
+}  // namespace cuzk::server

@@ -1,0 +1,114 @@
+#include "service.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "convert.h"
+#include "cuzk/base/log.h"
+
+namespace cuzk::server {
+namespace {
+
+constexpr uint64_t kAwaitSliceMs = 250;
+
+std::string grpc_code_name(grpc::StatusCode c) { return std::string(status_code_name(StatusCode(int(c)))); }
+
+}  // namespace
+
+grpc::Status ProvingService::count(const char* method, grpc::Status s) {
+  engine_->metrics().add_counter("cuzk_rpc_total", 1,
+                                 std::string("method=\"") + method + "\",code=\"" + grpc_code_name(s.error_code()) + "\"");
+  if (s.error_code() == grpc::StatusCode::INTERNAL) {
+    CUZK_LOG(Error) << method << ": " << s.error_message();
+  }
+  return s;
+}
+
+grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* req,
+                                         v1::SubmitProofResponse* resp) {
+  v1::SubmitProofRequest copy = *req;
+  auto r = engine_->submit(job_request_from_proto(copy));
+  if (!r.ok()) return count("SubmitProof", to_grpc(r.status()));
+  resp->set_job_id(r->job_id);
+  resp->set_queue_position(r->queue_position);
+  resp->set_assigned_gpu("");
+  return count("SubmitProof", grpc::Status::OK);
+}
+
+grpc::Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,
+                                      v1::AwaitProofResponse* resp) {
+  auto start = std::chrono::steady_clock::now();
+  while (true) {
+    uint64_t slice = kAwaitSliceMs;
+    if (timeout_ms) {
+      auto spent = uint64_t(
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count());
+      slice = spent >= timeout_ms ? 0 : std::min(kAwaitSliceMs, timeout_ms - spent);
+    }
+    auto r = engine_->await(job_id, std::chrono::milliseconds(slice));
+    if (!r.ok()) return to_grpc(r.status());
+    bool out_of_time = timeout_ms && std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(timeout_ms);
+    if (r->outcome != engine::JobOutcome::kTimeout || out_of_time) {
+      if (r->outcome == engine::JobOutcome::kTimeout)
+        r->error_message = "the job is still running after " + std::to_string(timeout_ms) + " ms";
+      result_to_proto(*r, resp);
+      return grpc::Status::OK;
+    }
+    if (ctx->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "the caller went away");
+  }
+}
+
+grpc::Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const v1::AwaitProofRequest* req,
+                                        v1::AwaitProofResponse* resp) {
+  if (req->job_id().empty())
+    return count("AwaitProof", grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"));
+  return count("AwaitProof", wait_for(ctx, req->job_id(), req->timeout_ms(), resp));
+}
+
+grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) {
+  v1::SubmitProofRequest copy = req->submit();
+  auto r = engine_->submit(job_request_from_proto(copy));
+  if (!r.ok()) return count("Prove", to_grpc(r.status()));
+  return count("Prove", wait_for(ctx, r->job_id, 0, resp->mutable_result()));
+}
+
+grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelProofRequest* req,
+                                         v1::CancelProofResponse* resp) {
+  auto r = engine_->cancel(req->job_id());
+  if (!r.ok()) return count("CancelProof", to_grpc(r.status()));
+  resp->set_was_running(*r);
+  return count("CancelProof", grpc::Status::OK);
+}
+
+grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatusRequest*,
+                                       v1::GetStatusResponse* resp) {
+  engine::EngineStatus s = engine_->status();
+  status_to_proto(s, s.budget_used_bytes, s.budget_total_bytes, resp);
+  return count("GetStatus", grpc::Status::OK);
+}
+
+grpc::Status ProvingService::GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*,
+                                        v1::GetMetricsResponse* resp) {
+  resp->set_prometheus_text(engine_->metrics_text());
+  return count("GetMetrics", grpc::Status::OK);
+}
+
+grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadSrsRequest* req,
+                                        v1::PreloadSrsResponse* resp) {
+  auto r = engine_->preload(req->circuit_id());
+  if (!r.ok()) return count("PreloadSRS", to_grpc(r.status()));
+  resp->set_already_loaded(r->already_loaded);
+  resp->set_load_time_ms(r->load_time_ms);
+  return count("PreloadSRS", grpc::Status::OK);
+}
+
+grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRequest* req,
+                                      v1::EvictSrsResponse* resp) {
+  auto r = engine_->evict(req->circuit_id());
+  if (!r.ok()) return count("EvictSRS", to_grpc(r.status()));
+  resp->set_was_loaded(r->was_loaded);
+  resp->set_freed_bytes(r->freed_bytes);
+  return count("EvictSRS", grpc::Status::OK);
+}
+
+}  // namespace cuzk::server

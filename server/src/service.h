@@ -1,0 +1,42 @@
+// The cuzk.v1 ProvingEngine service over an Engine (synchronous gRPC API:
+// each call runs on a gRPC thread; AwaitProof and Prove block it).
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include "cuzk/engine/engine.h"
+#include "cuzk/v1/cuzk.grpc.pb.h"
+
+namespace cuzk::server {
+
+class ProvingService final : public v1::ProvingEngine::Service {
+ public:
+  explicit ProvingService(engine::Engine* engine) : engine_(engine) {}
+
+  grpc::Status SubmitProof(grpc::ServerContext* ctx, const v1::SubmitProofRequest* req,
+                           v1::SubmitProofResponse* resp) override;
+  grpc::Status AwaitProof(grpc::ServerContext* ctx, const v1::AwaitProofRequest* req,
+                          v1::AwaitProofResponse* resp) override;
+  grpc::Status Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) override;
+  grpc::Status CancelProof(grpc::ServerContext* ctx, const v1::CancelProofRequest* req,
+                           v1::CancelProofResponse* resp) override;
+  grpc::Status GetStatus(grpc::ServerContext* ctx, const v1::GetStatusRequest* req,
+                         v1::GetStatusResponse* resp) override;
+  grpc::Status GetMetrics(grpc::ServerContext* ctx, const v1::GetMetricsRequest* req,
+                          v1::GetMetricsResponse* resp) override;
+  grpc::Status PreloadSRS(grpc::ServerContext* ctx, const v1::PreloadSrsRequest* req,
+                          v1::PreloadSrsResponse* resp) override;
+  grpc::Status EvictSRS(grpc::ServerContext* ctx, const v1::EvictSrsRequest* req,
+                        v1::EvictSrsResponse* resp) override;
+
+ private:
+  // Waits for a job in slices so that a caller who hangs up frees the
+  // thread. timeout_ms 0 = until the job ends.
+  grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,
+                        v1::AwaitProofResponse* resp);
+  grpc::Status count(const char* method, grpc::Status s);
+
+  engine::Engine* engine_;
+};
+
+}  // namespace cuzk::server

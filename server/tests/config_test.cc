@@ -1,0 +1,166 @@
+// TOML configuration: defaults, every section, unknown keys, invalid values.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "cuzk/server/config.h"
+
+namespace cuzk::server {
+namespace {
+
+ConfigEnv env() {
+  ConfigEnv e;
+  e.xdg_runtime_dir = "/run/user/1000";
+  e.xdg_cache_home = "/home/u/.cache";
+  e.home = "/home/u";
+  e.uid = 1000;
+  e.mem_total_bytes = uint64_t(16) << 30;
+  return e;
+}
+
+TEST(Config, EmbeddedDefault) {
+  ServerConfig c = default_config(env());
+  EXPECT_EQ(c.listen, "unix:///run/user/1000/cuzk/cuzk.sock");
+  EXPECT_EQ(c.engine.cache_dir, "/home/u/.cache/cuzk");
+  EXPECT_EQ(c.engine.total_budget_bytes, uint64_t(14) << 30);
+  ASSERT_EQ(c.engine.circuits.size(), 1u);
+  EXPECT_TRUE(c.engine.circuits[0].demo);
+  EXPECT_EQ(c.engine.circuits[0].id, "demo");
+  EXPECT_TRUE(validate_config(c).ok());
+  ConfigEnv bare = env();
+  bare.xdg_runtime_dir.clear();
+  bare.xdg_cache_home.clear();
+  ServerConfig d = default_config(bare);
+  EXPECT_EQ(d.listen, "unix:///tmp/cuzk-1000/cuzk.sock");
+  EXPECT_EQ(d.engine.cache_dir, "/home/u/.cache/cuzk");
+}
+
+TEST(Config, EveryKey) {
+  std::vector<std::string> warnings;
+  auto c = parse_config(R"(
+[server]
+listen = "127.0.0.1:9000"
+status_listen = "127.0.0.1:0"
+log_level = "debug"
+shutdown_grace_ms = 5000
+max_message_bytes = "64MiB"
+[memory]
+total_budget = "3GiB"
+[keys]
+host_budget = "1GiB"
+eviction_min_idle_ms = 10
+check_points = false
+[pipeline]
+preparation_workers = 3
+workers_per_device = 4
+finalizer_threads = 2
+prover_threads = 8
+backend = "cpu"
+[scheduler]
+max_queued_jobs = 7
+max_batch_size = 2
+max_batch_wait_ms = 5
+[jobs]
+self_verify = false
+result_retention_ms = 1000
+[cache]
+dir = "/var/cache/cuzk"
+[demo]
+lg_domain = 10
+public_inputs = 2
+seed = 9
+[[circuits]]
+id = "sha"
+zkey = "/k/sha.zkey"
+[[circuits]]
+id = "fil"
+params = "/k/x.params"
+r1cs = "/k/x.r1cs"
+)",
+                        "test.toml", env(), &warnings);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
+  EXPECT_EQ(c->listen, "127.0.0.1:9000");
+  EXPECT_EQ(c->max_message_bytes, uint64_t(64) << 20);
+  EXPECT_EQ(c->engine.total_budget_bytes, uint64_t(3) << 30);
+  EXPECT_EQ(c->engine.key_host_budget_bytes, uint64_t(1) << 30);
+  EXPECT_FALSE(c->engine.check_key_points);
+  EXPECT_EQ(c->engine.workers_per_device, 4u);
+  EXPECT_EQ(c->engine.max_queued_jobs, 7u);
+  EXPECT_FALSE(c->engine.self_verify);
+  EXPECT_EQ(c->engine.cache_dir, "/var/cache/cuzk");
+  ASSERT_EQ(c->engine.circuits.size(), 3u);
+  EXPECT_EQ(c->engine.circuits[0].zkey, "/k/sha.zkey");
+  EXPECT_EQ(c->engine.circuits[1].r1cs, "/k/x.r1cs");
+  EXPECT_EQ(c->engine.circuits[2].demo_spec.lg_domain, 10u);
+  EXPECT_TRUE(validate_config(*c).ok());
+}
+
+TEST(Config, UnknownKeysAreWarnedAbout) {
+  std::vector<std::string> warnings;
+  auto c = parse_config("[server]\nlisten_addr = \"x\"\n[gpu]\nfoo = 1\n[[circuits]]\nid = \"a\"\nzkey = \"/a\"\nsize = 3\n",
+                        "t", env(), &warnings);
+  ASSERT_TRUE(c.ok());
+  ASSERT_EQ(warnings.size(), 3u);
+  std::string all = warnings[0] + warnings[1] + warnings[2];
+  EXPECT_NE(all.find("server.listen_addr"), std::string::npos);
+  EXPECT_NE(all.find("[gpu]"), std::string::npos);
+  EXPECT_NE(all.find("circuits[0].size"), std::string::npos);
+}
+
+TEST(Config, InvalidValuesNameTheKey) {
+  std::vector<std::string> w;
+  auto expect_key = [&](const std::string& text, const std::string& key) {
+    auto c = parse_config(text, "t", env(), &w);
+    Status s = c.ok() ? validate_config(*c) : c.status();
+    ASSERT_FALSE(s.ok()) << text;
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find(key), std::string::npos) << s.message();
+  };
+  expect_key("[pipeline]\nworkers_per_device = 0\n", "pipeline.workers_per_device");
+  expect_key("[pipeline]\nworkers_per_device = \"two\"\n", "pipeline.workers_per_device");
+  expect_key("[memory]\ntotal_budget = \"lots\"\n", "memory.total_budget");
+  expect_key("[server]\nlog_level = \"loud\"\n", "server.log_level");
+  expect_key("[server]\nlisten = \"0.0.0.0:9000\"\n", "server.listen");
+  expect_key("[server]\nlisten = \"unix://relative.sock\"\n", "server.listen");
+  expect_key("[pipeline]\nbackend = \"tpu\"\n", "pipeline.backend");
+  expect_key("[[circuits]]\nid = \"x\"\n", "circuits[0]");
+  expect_key("[demo]\nlg_domain = 40\n", "demo.lg_domain");
+  expect_key("[server\n", "t:");  // syntax error with its position
+  auto remote = parse_config("[server]\nlisten = \"0.0.0.0:9000\"\nallow_remote = true\n", "t", env(), &w);
+  ASSERT_TRUE(remote.ok());
+  EXPECT_TRUE(validate_config(*remote).ok());
+}
+
+TEST(Config, TheDocumentedExampleParsesWithoutWarnings) {
+  const char* src = std::getenv("CUZK_SOURCE_DIR");
+  if (!src) GTEST_SKIP() << "CUZK_SOURCE_DIR not set";
+  std::vector<std::string> warnings;
+  auto c = load_config_file(std::string(src) + "/docs/config.example.toml", env(), &warnings);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
+  EXPECT_TRUE(validate_config(*c).ok());
+  // Its values are the defaults.
+  ServerConfig d = default_config(env());
+  EXPECT_EQ(c->status_listen, d.status_listen);
+  EXPECT_EQ(c->engine.total_budget_bytes, d.engine.total_budget_bytes);
+  EXPECT_EQ(c->engine.workers_per_device, d.engine.workers_per_device);
+  EXPECT_EQ(c->engine.eviction_min_idle_ms, d.engine.eviction_min_idle_ms);
+  EXPECT_EQ(c->engine.result_retention_ms, d.engine.result_retention_ms);
+  EXPECT_EQ(c->engine.cache_dir, d.engine.cache_dir);
+  EXPECT_EQ(c->shutdown_grace_ms, d.shutdown_grace_ms);
+  EXPECT_EQ(c->engine.circuits.size(), 1u);
+}
+
+TEST(Config, Sizes) {
+  EXPECT_EQ(*parse_size("4096"), 4096u);
+  EXPECT_EQ(*parse_size("512MiB"), uint64_t(512) << 20);
+  EXPECT_EQ(*parse_size("1.5 GiB"), uint64_t(3) << 29);
+  EXPECT_EQ(*parse_size("2G"), 2'000'000'000u);
+  EXPECT_FALSE(parse_size("").ok());
+  EXPECT_FALSE(parse_size("12 parsecs").ok());
+  EXPECT_FALSE(parse_size("-1").ok());
+}
+
+}  // namespace
+}  // namespace cuzk::server

@@ -1,0 +1,275 @@
+// The daemon in-process on a temporary unix socket, driven through the
+// client library and raw cuzk.v1 stubs: proofs (checked against the key's
+// verifying key), gRPC status codes for bad requests, HTTP /status and
+// /metrics, socket handling and graceful shutdown.
+#include <gtest/gtest.h>
+#include <grpcpp/grpcpp.h>
+#include <httplib.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "cuzk/engine/circuit_source.h"
+#include "cuzk/groth16/verifier.h"
+#include "cuzk/io/bellperson.h"
+#include "cuzk/io/snarkjs_json.h"
+#include "cuzk/server/client.h"
+#include "cuzk/server/server.h"
+#include "cuzk/v1/cuzk.grpc.pb.h"
+
+namespace cuzk::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class DaemonTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "cuzk-daemon-XXXXXX").string();
+    dir_ = new std::string(::mkdtemp(tmpl.data()));
+  }
+  static void TearDownTestSuite() {
+    std::error_code ec;
+    std::filesystem::remove_all(*dir_, ec);
+    delete dir_;
+  }
+
+  ServerConfig config(const std::string& name) {
+    ServerConfig c = default_config(read_config_env());
+    c.listen = "unix://" + *dir_ + "/" + name + "/run/cuzk.sock";
+    c.status_listen = "127.0.0.1:0";
+    c.engine.cache_dir = *dir_ + "/cache";
+    c.engine.total_budget_bytes = uint64_t(1) << 30;
+    c.engine.prover_threads = 2;
+    c.engine.circuits[0].demo_spec.lg_domain = 8;
+    c.engine.circuits[0].demo_spec.num_public_inputs = 2;
+    return c;
+  }
+
+  void start(const ServerConfig& c) {
+    auto s = Server::start(c);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    server_ = std::move(*s);
+    auto cl = Client::connect(server_->grpc_address(), 10s);
+    ASSERT_TRUE(cl.ok()) << cl.status().to_string();
+    client_ = std::move(*cl);
+    engine::DemoFiles f = engine::demo_files(c.engine.circuits[0].demo_spec, c.engine.cache_dir);
+    wtns_ = read_file(f.wtns);
+    vk_ = *io::read_vk_json(f.vk_json);
+    auto channel = grpc::CreateChannel(server_->grpc_address(), grpc::InsecureChannelCredentials());
+    stub_ = v1::ProvingEngine::NewStub(channel);
+  }
+
+  SubmitArgs demo_args() {
+    SubmitArgs a;
+    a.circuit_id = "demo";
+    a.witnesses = {wtns_};
+    return a;
+  }
+
+  void expect_valid(const engine::JobResult& r) {
+    ASSERT_EQ(r.outcome, engine::JobOutcome::kCompleted) << r.error_message;
+    ASSERT_EQ(r.proof.size(), 192u);
+    auto proof = io::parse_proof(ByteSpan(reinterpret_cast<const uint8_t*>(r.proof.data()), 192));
+    ASSERT_TRUE(proof.ok());
+    std::vector<ff::Fr> pub;
+    for (const auto& b : r.public_inputs) pub.push_back(*ff::Fr::from_bytes_be(b));
+    EXPECT_TRUE(*groth16::verify(vk_, pub, *proof));
+  }
+
+  static inline std::string* dir_ = nullptr;
+  std::unique_ptr<Server> server_;
+  std::unique_ptr<Client> client_;
+  std::unique_ptr<v1::ProvingEngine::Stub> stub_;
+  std::string wtns_;
+  groth16::VerifyingKey vk_;
+};
+
+TEST_F(DaemonTest, ProvesThroughTheSocketAndReportsStatus) {
+  start(config("a"));
+  std::string path = server_->grpc_address().substr(7);
+  struct stat st{};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  auto r = client_->prove(demo_args());
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  expect_valid(*r);
+  EXPECT_EQ(r->public_inputs.size(), 2u);
+
+  auto sub = client_->submit(demo_args());
+  ASSERT_TRUE(sub.ok());
+  auto aw = client_->await(sub->job_id, 60'000);
+  ASSERT_TRUE(aw.ok());
+  expect_valid(*aw);
+
+  auto status = client_->status();
+  ASSERT_TRUE(status.ok());
+  EXPECT_EQ(status->completed, 2u);
+  EXPECT_NE(status->text.find("key demo: HOT"), std::string::npos) << status->text;
+
+  std::string host = server_->status_address().substr(0, server_->status_address().rfind(':'));
+  int port = std::stoi(server_->status_address().substr(server_->status_address().rfind(':') + 1));
+  httplib::Client http(host, port);
+  auto js = http.Get("/status");
+  ASSERT_TRUE(js);
+  EXPECT_EQ(js->status, 200);
+  auto doc = nlohmann::json::parse(js->body);
+  EXPECT_GE(doc["uptime_s"].get<double>(), 0);
+  EXPECT_GT(doc["memory"]["budget_total_bytes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(doc["keys"][0]["tier"], "HOT");
+  ASSERT_GE(doc["jobs"].size(), 2u);
+  EXPECT_EQ(doc["jobs"][0]["partitions"][0]["state"], "done");
+  EXPECT_TRUE(doc["jobs"][0]["partitions"][0]["stage_ms"].contains("msm"));
+  EXPECT_FALSE(doc["workers"].empty());
+  auto metrics = http.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("cuzk_proofs_completed_total{kind=\"GROTH16_CIRCUIT\"} 2"), std::string::npos);
+  EXPECT_NE(metrics->body.find("cuzk_rpc_total{method=\"Prove\",code=\"OK\"}"), std::string::npos);
+  EXPECT_NE(metrics->body.find("cuzk_worker_busy_fraction"), std::string::npos);
+  EXPECT_NE(metrics->body.find("cuzk_budget_used_bytes"), std::string::npos);
+  auto m = client_->metrics();
+  ASSERT_TRUE(m.ok());
+  EXPECT_NE(m->find("cuzk_stage_seconds"), std::string::npos);
+}
+
+TEST_F(DaemonTest, BadRequestsGetTheRightStatusAndServingGoesOn) {
+  ServerConfig c = config("b");
+  c.max_message_bytes = 64 << 10;
+  start(c);
+  SubmitArgs a = demo_args();
+  a.circuit_id = "unknown";
+  EXPECT_EQ(client_->prove(a).status().code(), StatusCode::kNotFound);
+  a = demo_args();
+  a.witnesses = {"garbage"};
+  EXPECT_EQ(client_->submit(a).status().code(), StatusCode::kInvalidArgument);
+  a = demo_args();
+  a.witnesses[0].resize(a.witnesses[0].size() - 32);
+  EXPECT_EQ(client_->submit(a).status().code(), StatusCode::kInvalidArgument);
+  a = demo_args();
+  a.witnesses[0] += std::string(100 << 10, 'x');  // larger than max_message_bytes
+  EXPECT_EQ(client_->submit(a).status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(client_->await("job-404", 10).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(client_->cancel("job-404").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(client_->preload("unknown").status().code(), StatusCode::kNotFound);
+  a = demo_args();
+  a.request_id = "same";
+  auto first = client_->submit(a);
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(client_->submit(a)->job_id, first->job_id);
+  a.priority = engine::Priority::kCritical;
+  EXPECT_EQ(client_->submit(a).status().code(), StatusCode::kAlreadyExists);
+  // An unsatisfying witness and a Filecoin kind: the RPC succeeds, the job fails.
+  a = demo_args();
+  a.witnesses[0][76 + 32 * 3] ^= 1;  // the first aux value (values start at byte 76)
+  auto bad = client_->prove(a);
+  ASSERT_TRUE(bad.ok());
+  EXPECT_EQ(bad->outcome, engine::JobOutcome::kFailed);
+  EXPECT_FALSE(bad->error_message.empty());
+  v1::ProveRequest fil;
+  fil.mutable_submit()->set_proof_kind(v1::WINNING_POST);
+  fil.mutable_submit()->set_vanilla_proof("vanilla");
+  v1::ProveResponse fil_resp;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(stub_->Prove(&ctx, fil, &fil_resp).ok());
+  EXPECT_EQ(fil_resp.result().status(), v1::AwaitProofResponse::FAILED);
+  EXPECT_NE(fil_resp.result().error_message().find("synthesis"), std::string::npos);
+  // AwaitProof honours timeout_ms with TIMEOUT (wire value 4).
+  a = demo_args();
+  a.witnesses = {wtns_, wtns_, wtns_, wtns_};
+  auto slow = client_->submit(a);
+  ASSERT_TRUE(slow.ok());
+  v1::AwaitProofRequest aw;
+  aw.set_job_id(slow->job_id);
+  aw.set_timeout_ms(1);
+  v1::AwaitProofResponse aw_resp;
+  grpc::ClientContext ctx2;
+  ASSERT_TRUE(stub_->AwaitProof(&ctx2, aw, &aw_resp).ok());
+  EXPECT_EQ(int(aw_resp.status()), 4);
+  auto done = client_->await(slow->job_id, 0);
+  ASSERT_TRUE(done.ok());
+  EXPECT_EQ(done->proof.size(), 4 * 192u);
+  expect_valid(*client_->prove(demo_args()));
+}
+
+TEST_F(DaemonTest, PreloadAndEvictReallyLoadAndFree) {
+  start(config("c"));
+  auto p = client_->preload("demo");
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE(p->already_loaded);
+  EXPECT_TRUE(client_->preload("demo")->already_loaded);
+  uint64_t used = server_->engine().status().budget_used_bytes;
+  EXPECT_GT(used, 0u);
+  auto e = client_->evict("demo");
+  ASSERT_TRUE(e.ok());
+  EXPECT_TRUE(e->was_loaded);
+  EXPECT_EQ(e->freed_bytes, used);
+  EXPECT_EQ(server_->engine().status().budget_used_bytes, 0u);
+  expect_valid(*client_->prove(demo_args()));  // loads again on demand
+}
+
+TEST_F(DaemonTest, StaleSocketIsReplacedAndALiveOneRefused) {
+  ServerConfig c = config("d");
+  std::string path = c.listen.substr(7);
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  ::close(fd);  // the file stays: a stale socket
+  start(c);
+  expect_valid(*client_->prove(demo_args()));
+  auto second = Server::start(c);
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kAlreadyExists);
+}
+
+TEST_F(DaemonTest, ServesOnLoopbackTcp) {
+  ServerConfig c = config("tcp");
+  c.listen = "127.0.0.1:0";
+  start(c);
+  EXPECT_EQ(server_->grpc_address().rfind("127.0.0.1:", 0), 0u);
+  EXPECT_NE(server_->grpc_address(), "127.0.0.1:0");
+  expect_valid(*client_->prove(demo_args()));
+}
+
+TEST_F(DaemonTest, ShutdownDrainsRunningJobsAndRefusesNewOnes) {
+  start(config("e"));
+  SubmitArgs a = demo_args();
+  a.witnesses.assign(8, wtns_);
+  auto job = client_->submit(a);
+  ASSERT_TRUE(job.ok());
+  std::jthread stopper([&] { EXPECT_TRUE(server_->shutdown(120s)); });
+  // While draining: new jobs are refused, the running one can still be awaited.
+  bool refused = false;
+  for (int i = 0; i < 200 && !refused; ++i) {
+    auto s = client_->submit(demo_args());
+    refused = !s.ok() && s.status().code() == StatusCode::kUnavailable;
+    if (!refused) std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_TRUE(refused);
+  stopper.join();
+  auto r = server_->engine().await(job->job_id, 0ms);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->outcome, engine::JobOutcome::kCompleted) << r->error_message;
+  EXPECT_FALSE(std::filesystem::exists(server_->grpc_address().substr(7)));
+}
+
+}  // namespace
+}  // namespace cuzk::server
