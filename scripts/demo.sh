@@ -4,9 +4,11 @@
 # the timings, and stop the daemon (always, via the trap).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-scripts/build.sh
-cuzk=build/bin/cuzk
+if [[ -z ${CUZK_DEMO_BIN:-} ]]; then
+  scripts/setup.sh
+  scripts/build.sh
+fi
+cuzk=${CUZK_DEMO_BIN:-build/bin/cuzk}
 $cuzk version
 $cuzk selfcheck
 

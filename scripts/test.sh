@@ -5,8 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
 PRESET=${PRESET:-ci} scripts/build.sh
-bindir=build
-[[ ${PRESET:-ci} == debug-asan ]] && bindir=build-asan
+case ${PRESET:-ci} in
+  ci) bindir=build-ci ;;
+  debug-asan) bindir=build-asan ;;
+  cuda) bindir=build-cuda ;;
+  *) bindir=build ;;
+esac
 
 fresh=$bindir/fresh-vectors
 mkdir -p "$fresh"

@@ -205,6 +205,8 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   options.metrics = &metrics_;
   options.c_rule = c.c_rule;
   options.check_satisfied = false;  // checked during preparation when the rows are known
+  Job* job = item.job.get();
+  options.cancelled = [job] { return job->finished.load(); };  // stop at the next stage boundary
   groth16::StageTimes times;
   times.matvec_s = p.matvec_ms / 1000;
   // Only the stages after matvec (h, MSMs, assembly) hold the interlock.

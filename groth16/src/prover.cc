@@ -112,7 +112,9 @@ StatusOr<RowValues> compute_rows(const ProvingKey& pk, const r1cs::Circuit& circ
   if (options.check_satisfied && options.c_rule == CRule::kMatrix)
     RETURN_IF_ERROR(r1cs::is_satisfied(circuit, witness, &pool));
   TraceSpan span(options.metrics, "prove.matvec");
-  return matvec(pk, circuit, witness, options, pool);
+  ASSIGN_OR_RETURN(RowValues rows, matvec(pk, circuit, witness, options, pool));
+  if (options.cancelled && options.cancelled()) return cancelled("proof cancelled after the matvec stage");
+  return rows;
 }
 
 StatusOr<Proof> prove_from_rows(const ProvingKey& pk, RowValues rows, std::span<const Fr> witness,
@@ -130,10 +132,12 @@ StatusOr<Proof> prove_from_rows(const ProvingKey& pk, RowValues rows, std::span<
   rows.b = {};
   rows.c = {};
   t.h_s = h_span.stop();
+  if (options.cancelled && options.cancelled()) return cancelled("proof cancelled after the h stage");
 
   TraceSpan msm_span(options.metrics, "prove.msm");
   MsmResults m = run_msms(pk, rows.a, witness, backend);
   t.msm_s = msm_span.stop();
+  if (options.cancelled && options.cancelled()) return cancelled("proof cancelled after the MSM stage");
 
   TraceSpan asm_span(options.metrics, "prove.assembly");
   Proof proof = assemble(pk.vk, m, blinding);

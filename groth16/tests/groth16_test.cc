@@ -157,3 +157,21 @@ TEST(Groth16, RejectsMismatchedShapes) {
 
 }  // namespace
 }  // namespace cuzk::groth16
+
+namespace cuzk::groth16 {
+namespace {
+
+TEST(Groth16, CancellationStopsAtAStageBoundary) {
+  Fixture f = make(KeyLayout::kBellperson, 40, 1, 40, fresh_seed());
+  auto backend = make_cpu_backend();
+  int polls = 0;
+  ProveOptions options;
+  options.cancelled = [&polls] { return ++polls >= 2; };  // let matvec pass, stop after h
+  auto proof = prove(f.pk, f.prove_circuit, f.sc.witness, Blinding::random(), *backend, options);
+  ASSERT_FALSE(proof.ok());
+  EXPECT_EQ(proof.status().code(), StatusCode::kCancelled);
+  EXPECT_NE(proof.status().message().find("after the h stage"), std::string::npos) << proof.status().to_string();
+}
+
+}  // namespace
+}  // namespace cuzk::groth16

@@ -6,6 +6,7 @@
 //             C = L_m + H_m + s·A + r·B1 − rs·δ  with B1 = β1 + B1_m + sδ1
 #pragma once
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct ProveOptions {
   // Check A·w ∘ B·w = C·w row by row before proving, naming the first
   // violated constraint (only meaningful with CRule::kMatrix).
   bool check_satisfied = true;
+  // Polled between stages; when it returns true the prover stops at the next
+  // stage boundary with CANCELLED. Must be thread-safe. Empty: never.
+  std::function<bool()> cancelled;
 };
 
 struct StageTimes {
