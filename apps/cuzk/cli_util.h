@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstdio>
 #include <string>
 
@@ -52,6 +55,42 @@ class Progress {
   bool drawn_ = false;
   bool finished_ = false;
   std::chrono::steady_clock::time_point last_{};
+};
+
+// For steps without a fraction to report (loading a key): "label... 12 s",
+// redrawn every half second on a terminal until the object is destroyed.
+class ElapsedTicker {
+ public:
+  explicit ElapsedTicker(std::string label) : label_(std::move(label)) {
+    if (isatty(2) == 0) return;
+    thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
+  }
+  ~ElapsedTicker() {
+    if (!thread_.joinable()) return;
+    thread_.request_stop();
+    cv_.notify_all();
+    thread_.join();
+    std::fprintf(stderr, "\r%s: done in %.1f s\n", label_.c_str(), seconds());
+  }
+
+ private:
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  void run(std::stop_token stop) {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stop.stop_requested()) {
+      std::fprintf(stderr, "\r%s... %.0f s", label_.c_str(), seconds());
+      std::fflush(stderr);
+      cv_.wait_for(lock, std::chrono::milliseconds(500));
+    }
+  }
+
+  std::string label_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::jthread thread_;  // declared last: joined before the members it reads go
 };
 
 }  // namespace cuzk::app

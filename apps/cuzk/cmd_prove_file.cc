@@ -28,6 +28,7 @@ struct LoadedKey {
 };
 
 StatusOr<LoadedKey> load_zkey(const FileProveArgs& a, ThreadPool* pool) {
+  ElapsedTicker ticker("loading " + a.zkey);
   auto z = io::read_zkey(a.zkey, {.check_points = !a.no_check, .pool = pool});
   if (!z.ok()) return z.status().with_context(a.zkey);
   LoadedKey k{std::move(z->pk), std::move(z->ab_circuit), groth16::CRule::kProductOfAB};
@@ -35,6 +36,7 @@ StatusOr<LoadedKey> load_zkey(const FileProveArgs& a, ThreadPool* pool) {
 }
 
 StatusOr<LoadedKey> load_params(const FileProveArgs& a, const r1cs::Circuit& circuit, ThreadPool* pool) {
+  ElapsedTicker ticker("loading " + a.params);
   r1cs::DensityBitmaps density = r1cs::compute_density(circuit, {.include_input_rows = true}, pool);
   auto pk = io::read_params(a.params, density, {.check_subgroup = !a.no_check, .pool = pool});
   if (!pk.ok()) return pk.status().with_context(a.params);

@@ -26,6 +26,7 @@ void add_verify_command(CLI::App& app, Runner* runner);
 void add_setup_command(CLI::App& app, Runner* runner);
 void add_inspect_command(CLI::App& app, Runner* runner);
 void add_bench_prove_command(CLI::App& bench, Runner* runner);
+void add_bench_primitive_commands(CLI::App& bench, Runner* runner);
 
 // The daemon and its clients (built with the server, CUZK_HAVE_SERVER).
 void add_serve_command(CLI::App& app, Runner* runner);

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "bench_common.h"
+#include "cuzk/gpu_bench/gpu_bench.h"
 #include "cuzk/gpu/device.h"
 
 namespace cuzk::gpu_bench {
@@ -73,6 +74,8 @@ std::string to_json(const Options& o, const gpu::DeviceInfo& dev, const std::vec
   return j.str();
 }
 
+}  // namespace
+
 int run(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, &o)) {
@@ -105,7 +108,4 @@ int run(int argc, char** argv) {
   return all_ok ? 0 : 1;
 }
 
-}  // namespace
 }  // namespace cuzk::gpu_bench
-
-int main(int argc, char** argv) { return cuzk::gpu_bench::run(argc, argv); }
