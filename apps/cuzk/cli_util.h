@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "cuzk/base/status.h"
+#include "cuzk/base/thread_pool.h"
 
 namespace cuzk::app {
 
@@ -29,6 +31,19 @@ inline int fail(const char* command, const Status& status, int code = kExitUsage
 inline bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+
+// The thread pool a command runs on: its own with `threads` workers when
+// threads > 0, else the process default.
+class CommandPool {
+ public:
+  explicit CommandPool(int threads) {
+    if (threads > 0) own_ = std::make_unique<ThreadPool>(unsigned(threads));
+  }
+  ThreadPool* get() { return own_ ? own_.get() : &default_thread_pool(); }
+
+ private:
+  std::unique_ptr<ThreadPool> own_;
+};
 
 // A progress line on stderr, redrawn in place, only when stderr is a terminal.
 class Progress {

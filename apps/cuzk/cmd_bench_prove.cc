@@ -119,9 +119,8 @@ StatusOr<CaseResult> time_cuzk(const BenchProveArgs& a, const Case& c, ThreadPoo
 int run_bench_prove(const BenchProveArgs& a) {
   if (a.backend != "cpu")
     return fail("bench prove", unimplemented("--backend " + a.backend + ": only the cpu backend proves end to end"));
-  std::unique_ptr<ThreadPool> own_pool;
-  if (a.threads > 0) own_pool = std::make_unique<ThreadPool>(unsigned(a.threads));
-  ThreadPool* pool = own_pool ? own_pool.get() : &default_thread_pool();
+  CommandPool command_pool(a.threads);
+  ThreadPool* pool = command_pool.get();
   std::printf("cuzk bench prove --backend cpu (%s build, %s, git %s, %u threads); medians of %d runs\n",
               CUZK_BUILD_TYPE, CUZK_COMPILER, CUZK_GIT_REVISION, pool->size(), a.runs);
   std::printf("%-22s %8s %8s %8s %8s %8s %9s %8s %10s %8s\n", "circuit", "setup_s", "matvec", "h", "msm", "asm",

@@ -92,9 +92,8 @@ int run_setup(const SetupArgs& a) {
   std::fprintf(stderr,
                "cuzk setup: WARNING: insecure development setup, for testing only — anyone who knows the seed "
                "can forge proofs\n");
-  std::unique_ptr<ThreadPool> own_pool;
-  if (a.threads > 0) own_pool = std::make_unique<ThreadPool>(unsigned(a.threads));
-  ThreadPool* pool = own_pool ? own_pool.get() : &default_thread_pool();
+  CommandPool command_pool(a.threads);
+  ThreadPool* pool = command_pool.get();
   auto circuit = load_circuit_file(a.r1cs, pool);
   if (!circuit.ok()) return fail("setup", circuit.status());
   if (!a.zkey.empty() || !a.vkey_json.empty())

@@ -68,9 +68,8 @@ int run_file_prove(const FileProveArgs& a) {
   if (a.zkey.empty() == a.params.empty())
     return fail("prove", invalid_argument("give exactly one of --zkey or --params (or --addr/--circuit for the daemon)"));
   if (!a.params.empty() && a.r1cs.empty()) return fail("prove", invalid_argument("--params needs --r1cs"));
-  std::unique_ptr<ThreadPool> own_pool;
-  if (a.threads > 0) own_pool = std::make_unique<ThreadPool>(unsigned(a.threads));
-  ThreadPool* pool = own_pool ? own_pool.get() : &default_thread_pool();
+  CommandPool command_pool(a.threads);
+  ThreadPool* pool = command_pool.get();
 
   TraceSpan load(nullptr, "load");
   auto witness = io::read_wtns(a.wtns, pool);

@@ -28,6 +28,13 @@ OsRng::result_type OsRng::operator()() {
   return v;
 }
 
+uint64_t fresh_test_seed() {
+  uint64_t s = OsRng()();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(s));
+  std::fflush(stdout);
+  return s;
+}
+
 TestRng::TestRng(uint64_t seed) {
   for (auto& s : s_) {
     seed += 0x9e3779b97f4a7c15ull;

@@ -14,11 +14,7 @@
 namespace cuzk::groth16 {
 namespace {
 
-uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 struct Fixture {
   r1cs::SyntheticCircuit sc;

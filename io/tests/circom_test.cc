@@ -17,11 +17,7 @@ namespace {
 
 using r1cs::Matrix;
 
-uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 // Little-endian byte image builder, independent of the library's codecs.
 struct Image {

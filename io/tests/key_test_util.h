@@ -24,11 +24,7 @@ using ff::Fr;
 using groth16::G1Affine;
 using groth16::G2Affine;
 
-inline uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+inline uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 inline std::string temp_path(const std::string& name) {
   static int counter = 0;

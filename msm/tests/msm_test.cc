@@ -19,11 +19,7 @@ namespace {
 
 using ff::Fr;
 
-uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 template <class C>
 ec::Affine<C> random_point(TestRng& rng) {

@@ -22,11 +22,7 @@ using ff::RootConvention;
 constexpr RootConvention kConventions[] = {RootConvention::kBellperson, RootConvention::kSnarkjs};
 constexpr Order kOrders[] = {Order::kNaturalToNatural, Order::kNaturalToBitReversed, Order::kBitReversedToNatural};
 
-uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 std::vector<Fr> random_vector(TestRng& rng, size_t n) {
   std::vector<Fr> v(n);

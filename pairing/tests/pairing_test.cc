@@ -22,11 +22,7 @@ using ec::G2Affine;
 using ff::Fr;
 using Pair = std::pair<G1Affine, G2Affine>;
 
-uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 G1Affine g1_mul(const Fr& k) { return ec::mul(ec::g1_generator(), k).to_affine(); }
 G2Affine g2_mul(const Fr& k) { return ec::mul(ec::g2_generator(), k).to_affine(); }

@@ -10,11 +10,7 @@
 
 namespace cuzk::r1cs::testing {
 
-inline uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+inline uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 // A temporary file path removed at scope end.
 struct TempPath {

@@ -15,11 +15,7 @@
 namespace cuzk::ec::cuda {
 namespace {
 
-uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 template <class C>
 Affine<C> random_point(TestRng& rng);

@@ -15,11 +15,7 @@
 namespace cuzk::ff::cuda {
 namespace {
 
-uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 template <class F>
 std::vector<F> edge_values() {

@@ -24,11 +24,7 @@ using ec::Affine;
 using ec::Jacobian;
 using ff::Fr;
 
-uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 template <class C>
 Affine<C> random_point(TestRng& rng) {

@@ -22,11 +22,7 @@ namespace {
 using ff::Fr;
 using ff::RootConvention;
 
-uint64_t fresh_seed() {
-  uint64_t s = OsRng()();
-  std::printf("seed %llu\n", (unsigned long long)s);
-  return s;
-}
+uint64_t fresh_seed() { return cuzk::fresh_test_seed(); }
 
 size_t rev(size_t x, int bits) {
   size_t r = 0;

@@ -33,4 +33,9 @@ class TestRng {
   uint64_t s_[4];
 };
 
+// A fresh seed from the OS CSPRNG for a test, printed to stdout as
+// "seed N" so that a failing run can be reproduced (tests draw fresh random
+// inputs every run).
+uint64_t fresh_test_seed();
+
 }  // namespace cuzk
