@@ -37,6 +37,10 @@ else
 fi
 
 if [[ $want_test -eq 1 ]]; then
+  node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+  if [[ $node_major -lt 20 ]]; then
+    echo "setup: WARNING: Node $(node --version 2>/dev/null) found; @noble/curves needs Node >= 20.19 (NodeSource or a newer distribution)" >&2
+  fi
   # Node packages for the differential and interoperability tests.
   stamp=tests/vectors/node_modules/.cuzk-installed
   if [[ ! -f $stamp || tests/vectors/package-lock.json -nt $stamp ]]; then
