@@ -92,6 +92,17 @@ const uint8_t* bls12_381_r_le() {
   return kR.data();
 }
 
+Status read_field(Cursor& cur, std::string_view kind, std::string_view size_name, uint32_t* field_bytes,
+                  uint64_t* prime_at) {
+  RETURN_IF_ERROR(cur.need(4, size_name));
+  const uint64_t size_at = cur.pos();
+  *field_bytes = cur.u32();
+  *prime_at = cur.pos();
+  if (*field_bytes == 32) RETURN_IF_ERROR(cur.need(32, "the prime"));
+  const bool have_prime = *field_bytes <= cur.remaining();
+  return check_field(kind, *field_bytes, size_at, have_prime ? cur.take(0) : nullptr, *prime_at);
+}
+
 Status check_field(std::string_view kind, uint32_t field_bytes, uint64_t size_at, const uint8_t* prime,
                    uint64_t prime_at) {
   const std::string k(kind);

@@ -79,6 +79,12 @@ const uint8_t* bls12_381_r_le();
 Status check_field(std::string_view kind, uint32_t field_bytes, uint64_t size_at, const uint8_t* prime,
                    uint64_t prime_at);
 
+// Reads a header's field size (named `size_name`, e.g. "n8") and checks it
+// and the prime that follows with check_field. Leaves the cursor at the
+// prime; `prime_at` receives its offset.
+Status read_field(Cursor& cur, std::string_view kind, std::string_view size_name, uint32_t* field_bytes,
+                  uint64_t* prime_at);
+
 // Canonical 32-byte little-endian value → Fr; false when >= r.
 bool fr_from_le(const uint8_t* p, r1cs::Fr* out);
 void fr_to_le(const r1cs::Fr& x, uint8_t* out);

@@ -19,13 +19,8 @@ constexpr uint64_t kTermBytes = 4 + 32;
 
 Status parse_header(ByteSpan bytes, const Section& s, CircomR1csHeader* h) {
   Cursor cur(bytes, s, kKind);
-  RETURN_IF_ERROR(cur.need(4, "the field size"));
-  const uint64_t size_at = cur.pos();
-  h->field_bytes = cur.u32();
-  const uint64_t prime_at = cur.pos();
-  if (h->field_bytes == 32) RETURN_IF_ERROR(cur.need(32, "the prime"));
-  const bool have_prime = h->field_bytes <= cur.remaining();
-  RETURN_IF_ERROR(circom::check_field(kKind, h->field_bytes, size_at, have_prime ? cur.take(0) : nullptr, prime_at));
+  uint64_t prime_at = 0;
+  RETURN_IF_ERROR(circom::read_field(cur, kKind, "the field size", &h->field_bytes, &prime_at));
   if (s.size != 64) {
     return invalid_argument("r1cs: header section (section 1" + at(s.header_at) + ") has " + std::to_string(s.size) +
                             " bytes, expected 64 for field size 32");

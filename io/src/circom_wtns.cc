@@ -27,13 +27,8 @@ struct WtnsHeader {
 
 Status parse_header(ByteSpan bytes, const Section& s, WtnsHeader* h) {
   Cursor cur(bytes, s, kKind);
-  RETURN_IF_ERROR(cur.need(4, "n8"));
-  const uint64_t size_at = cur.pos();
-  h->n8 = cur.u32();
-  const uint64_t prime_at = cur.pos();
-  if (h->n8 == 32) RETURN_IF_ERROR(cur.need(32, "the prime"));
-  const bool have_prime = h->n8 <= cur.remaining();
-  RETURN_IF_ERROR(circom::check_field(kKind, h->n8, size_at, have_prime ? cur.take(0) : nullptr, prime_at));
+  uint64_t prime_at = 0;
+  RETURN_IF_ERROR(circom::read_field(cur, kKind, "n8", &h->n8, &prime_at));
   if (s.size != kHeaderBytes) {
     return invalid_argument("wtns: header section (section 1" + at(s.header_at) + ") has " + std::to_string(s.size) +
                             " bytes, expected 40 for n8 = 32");
