@@ -2,7 +2,8 @@
 # Device benchmarks of the CUDA backend (cuzk-gpu-bench), JSON under $2.
 #   scripts/device/bench.sh BUILD_DIR OUT_DIR [quick|full]
 # full: G1 MSM 2^20..2^27 resident and streamed, G2 MSM 2^20..2^24, NTT
-# 2^20..2^27, PCIe copies. quick: the small end of each. Each figure is the
+# 2^20..2^27, PCIe copies. quick: the small end of each. core: the sizes the
+# targets name (NTT 2^24..2^27, G1 2^24..2^27 resident, G2 2^22..2^24). Each figure is the
 # median of 5 runs after a warm-up; each result is checked (bench prints ok).
 set -uo pipefail
 build=${1:-build-dev}
@@ -21,6 +22,10 @@ if [[ $level == quick ]]; then
   run ntt ntt --lg-min 20 --lg-max 22
   run msm_g1 msm --curve g1 --lg-min 20 --lg-max 22 --streamed
   run msm_g2 msm --curve g2 --lg-min 20 --lg-max 20
+elif [[ $level == core ]]; then
+  run ntt ntt --lg-min 24 --lg-max 27
+  run msm_g1 msm --curve g1 --lg-min 24 --lg-max 27
+  run msm_g2 msm --curve g2 --lg-min 22 --lg-max 24
 else
   run h2d h2d
   run ntt ntt --lg-min 20 --lg-max 27

@@ -6,8 +6,10 @@
 // Constants come from ff/params.h (64-bit limbs split into 32-bit words at
 // compile time) and end up as immediates in the instruction stream.
 //
-// Costs (32-bit word operations): mul/sqr 4N^2 + O(N) multiply-adds in four
-// carry chains per word of b (CIOS); add/sub 2N–3N.
+// Costs (32-bit word operations): mul/sqr 4N^2 + 4N multiply-add words, in
+// pairs that issue as N^2 wide multiply-adds (see mont_mul); add/sub 2N–3N.
+// The detail:: routines also run on the host (ptx.cuh emulates the carry
+// flag), which is how ff_cuda_host_test checks them without a GPU.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +18,12 @@
 
 #include "cuzk/ff/cuda/ptx.cuh"
 #include "cuzk/ff/params.h"
+
+#if defined(__CUDACC__)
+#define CUZK_MONT_FN __host__ __device__ __forceinline__
+#else
+#define CUZK_MONT_FN inline
+#endif
 
 namespace cuzk::ff::cuda {
 
@@ -39,55 +47,83 @@ __device__ __forceinline__ void load_one(uint32_t* out, std::index_sequence<I...
   ((out[I] = OneWord<P, int(I)>::v), ...);
 }
 
-// r = a·b·2^(-32N) mod p for a, b < p; r < p. CIOS with the reduction of word
-// i interleaved; t keeps two extra words so no spare modulus bits are needed.
+// The product below keeps the running Montgomery sum T as two arrays,
+// T = x + 2^32·y: x takes the products of the even words of a (word j at
+// x[j], x[j+1]), y those of the odd words, one word higher. Each product's low
+// and high halves then sit next to each other in one carry chain (wide
+// multiply-adds), and a step costs 4N multiply-add words and four additions.
+// Dividing T by 2^32 after a reduction swaps the roles of the arrays: the old
+// y becomes the new x (plus x[1], whose carry enters the new y's chain) and
+// x[2..] becomes the new y.
+//
+// Bounds (a, b < p, T < 2p before a step): T + a·b_i + m·p < 2^33·p
+// < 2^(32(N+1)) for both fields, so y never leaves its N words and the carry
+// out of x always lands in y[N−1]. Requires N even.
 template <int N>
-__device__ __forceinline__ void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
-                                         uint32_t inv) {
+CUZK_MONT_FN void mont_reduce_step(uint32_t* x, uint32_t* y, const uint32_t* p, uint32_t inv) {
   using namespace ptx;
-  uint32_t t[N + 2];
+  const uint32_t m = x[0] * inv;
+  mad_wide_cc(y[0], y[1], p[1], m);
 #pragma unroll
-  for (int j = 0; j < N + 2; ++j) t[j] = 0;
+  for (int k = 2; k < N; k += 2) madc_wide_cc(y[k], y[k + 1], p[k + 1], m);
+  mad_wide_cc(x[0], x[1], p[0], m);  // x[0] becomes 0
 #pragma unroll
-  for (int i = 0; i < N; ++i) {
-    const uint32_t bi = b[i];
-    t[0] = mad_lo_cc(a[0], bi, t[0]);
-#pragma unroll
-    for (int j = 1; j < N; ++j) t[j] = madc_lo_cc(a[j], bi, t[j]);
-    t[N] = addc_cc(t[N], 0);
-    t[N + 1] = addc(t[N + 1], 0);
-    t[1] = mad_hi_cc(a[0], bi, t[1]);
-#pragma unroll
-    for (int j = 1; j < N; ++j) t[j + 1] = madc_hi_cc(a[j], bi, t[j + 1]);
-    t[N + 1] = addc(t[N + 1], 0);
+  for (int k = 2; k < N; k += 2) madc_wide_cc(x[k], x[k + 1], p[k], m);
+  y[N - 1] = addc(y[N - 1], 0);
+}
 
-    const uint32_t m = t[0] * inv;
-    t[0] = mad_lo_cc(m, p[0], t[0]);
+// One word b_i after the first: on entry nx holds the old y and ny the old x
+// (already reduced, old x[0] = 0); on exit (nx, ny) is the new (x, y).
+template <int N>
+CUZK_MONT_FN void mont_mul_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, uint32_t bi, const uint32_t* p,
+                                uint32_t inv) {
+  using namespace ptx;
+  nx[0] = add_cc(nx[0], ny[1]);  // carry weighs 2^32 = y[0]'s weight
 #pragma unroll
-    for (int j = 1; j < N; ++j) t[j] = madc_lo_cc(m, p[j], t[j]);
-    t[N] = addc_cc(t[N], 0);
-    t[N + 1] = addc(t[N + 1], 0);
-    t[1] = mad_hi_cc(m, p[0], t[1]);
+  for (int k = 0; k + 2 < N; k += 2) madc_wide_from_cc(ny[k], ny[k + 1], a[k + 1], bi, ny[k + 2], ny[k + 3]);
+  madc_wide_end(ny[N - 2], ny[N - 1], a[N - 1], bi);
+  mad_wide_cc(nx[0], nx[1], a[0], bi);
 #pragma unroll
-    for (int j = 1; j < N; ++j) t[j + 1] = madc_hi_cc(m, p[j], t[j + 1]);
-    t[N + 1] = addc(t[N + 1], 0);
+  for (int k = 2; k < N; k += 2) madc_wide_cc(nx[k], nx[k + 1], a[k], bi);
+  ny[N - 1] = addc(ny[N - 1], 0);
+  mont_reduce_step<N>(nx, ny, p, inv);
+}
+
+// r = a·b·2^(-32N) mod p for a, b < p; r < p.
+template <int N>
+CUZK_MONT_FN void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p, uint32_t inv) {
+  using namespace ptx;
+  static_assert(N % 2 == 0);
+  uint32_t x[N], y[N];
 #pragma unroll
-    for (int j = 0; j <= N; ++j) t[j] = t[j + 1];
-    t[N + 1] = 0;
+  for (int k = 0; k < N; k += 2) ptx::mul_wide(x[k], x[k + 1], a[k], b[0]);
+#pragma unroll
+  for (int k = 0; k < N; k += 2) ptx::mul_wide(y[k], y[k + 1], a[k + 1], b[0]);
+  mont_reduce_step<N>(x, y, p, inv);
+#pragma unroll
+  for (int i = 1; i < N; i += 2) {
+    mont_mul_step<N>(y, x, a, b[i], p, inv);
+    if (i + 1 < N) mont_mul_step<N>(x, y, a, b[i + 1], p, inv);
   }
-  // t < 2p: subtract p once if t >= p.
+  // N even: the last step left the new x in y and the new y in x, so
+  // T / 2^32 = x + y[1..] < 2p.
+  uint32_t t[N];
+  t[0] = add_cc(x[0], y[1]);
+#pragma unroll
+  for (int k = 1; k + 1 < N; ++k) t[k] = addc_cc(x[k], y[k + 1]);
+  t[N - 1] = addc(x[N - 1], 0);
   uint32_t s[N];
   s[0] = sub_cc(t[0], p[0]);
 #pragma unroll
   for (int j = 1; j < N; ++j) s[j] = subc_cc(t[j], p[j]);
-  const uint32_t top = subc(t[N], 0);  // 0xffffffff iff t < p
+  const uint32_t top = subc(0, 0);  // 0xffffffff iff t < p
 #pragma unroll
   for (int j = 0; j < N; ++j) r[j] = (top == 0xffffffffu) ? t[j] : s[j];
 }
 
 // r = a + b mod p.
 template <int N>
-__device__ __forceinline__ void mod_add(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
+CUZK_MONT_FN void mod_add(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
   using namespace ptx;
   uint32_t s[N], d[N];
   s[0] = add_cc(a[0], b[0]);
@@ -104,7 +140,7 @@ __device__ __forceinline__ void mod_add(uint32_t* r, const uint32_t* a, const ui
 
 // r = a - b mod p.
 template <int N>
-__device__ __forceinline__ void mod_sub(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
+CUZK_MONT_FN void mod_sub(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
   using namespace ptx;
   uint32_t d[N];
   d[0] = sub_cc(a[0], b[0]);
