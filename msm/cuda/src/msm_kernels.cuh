@@ -84,8 +84,11 @@ __device__ __forceinline__ uint32_t find_run(const uint32_t* off, uint32_t runs,
 // r; a run with a single task is finished and lands in its bucket, otherwise
 // the partial sum goes to partial_out[t] for the next level.
 // kFirst: items are (index|sign) values selecting bases; else XYZZ partials.
+// At least three blocks per SM: the register cap (168) costs G2 some spills but
+// its accumulation still ran 4% faster on an H200 (G1: +0.3%, at the same
+// speed with four blocks and 128 registers it was 3% slower); docs/perf.md §4.
 template <class F, bool kFirst>
-static __global__ void __launch_bounds__(128) accumulate_kernel(
+static __global__ void __launch_bounds__(128, 3) accumulate_kernel(
     const Affine<F>* bases, const uint32_t* vals, const Xyzz<F>* partial_in, const uint32_t* cnt,
     const uint32_t* off, const uint32_t* task_off, uint32_t max_runs, uint32_t k, const uint32_t* unique,
     Xyzz<F>* buckets, Xyzz<F>* partial_out) {
