@@ -13,6 +13,7 @@
 #include "cuzk/msm/msm.h"
 #include "cuzk/msm/plan.h"
 #include "cuzk/msm/split.h"
+#include "../src/field_ops.h"
 
 namespace cuzk::msm {
 namespace {
@@ -119,6 +120,26 @@ TYPED_TEST(MsmTest, RepeatedBasesAndOpposites) {
   EXPECT_TRUE(run_msm<C>(pm, ks) == naive_msm<C>(pm, ks));
 }
 
+// With c = 1 (one bucket, digits ±1 with probability 1/2) the first level
+// holds ~n/4 pairs, more than one inversion batch (2048 for G1, 1024 for G2),
+// with doublings, cancellations and infinities between ordinary additions.
+TYPED_TEST(MsmTest, LevelsSpanningSeveralBatches) {
+  using C = TypeParam;
+  TestRng rng(fresh_seed());
+  const size_t n = sizeof(ec::Affine<C>) <= 96 ? 10000 : 4500;
+  auto bases = random_points<C>(rng, 64);
+  while (bases.size() < n) {
+    const ec::Affine<C> p = bases[rng() % 64];
+    const uint64_t u = rng() % 8;
+    bases.push_back(u == 0 ? -p : u == 1 ? ec::Affine<C>::identity() : p);
+  }
+  auto scalars = random_scalars(rng, n);
+  for (size_t i = 0; i < n; i += 11) scalars[i] = Fr::from_uint(rng() % 4);
+  MsmOptions options;
+  options.window_bits = 1;
+  EXPECT_TRUE(run_msm<C>(bases, scalars, options) == naive_msm<C>(bases, scalars));
+}
+
 TYPED_TEST(MsmTest, InfinityBasesAreSkipped) {
   using C = TypeParam;
   TestRng rng(fresh_seed());
@@ -200,6 +221,30 @@ TYPED_TEST(MsmTest, BatchAddMatchesNaiveSum) {
     EXPECT_TRUE(batch_add<C>(bases, bitmap) == expected) << "n=" << n;
     EXPECT_TRUE(batch_add<C>(bases, bitmap, MsmOptions{&pool, 0}) == expected) << "n=" << n;
   }
+}
+
+// The kernels' branch-free neg_if against MontField's negation, on random
+// values and on 0, 1, p − 1 in every position.
+template <class F>
+void expect_field_ops_match(TestRng& rng, const std::vector<F>& edges) {
+  std::vector<F> values = edges;
+  for (int i = 0; i < 200; ++i) values.push_back(F::random(rng));
+  for (const F& a : values) {
+    EXPECT_TRUE(detail::neg_if(a, false) == a);
+    EXPECT_TRUE(detail::neg_if(a, true) == -a);
+    EXPECT_TRUE(detail::neg_if(a, true) + a == F::zero());
+  }
+}
+
+TEST(MsmFieldOpsTest, BranchFreeOpsMatchFieldOperators) {
+  TestRng rng(fresh_seed());
+  const ff::Fp one = ff::Fp::one(), zero = ff::Fp::zero(), minus_one = -ff::Fp::one();
+  expect_field_ops_match<ff::Fp>(rng, {zero, one, minus_one});
+  std::vector<ff::Fp2> edges;
+  for (const ff::Fp& c0 : {zero, one, minus_one}) {
+    for (const ff::Fp& c1 : {zero, one, minus_one}) edges.push_back(ff::Fp2(c0, c1));
+  }
+  expect_field_ops_match<ff::Fp2>(rng, edges);
 }
 
 TEST(MsmPlanTest, SignedDigitsRecomposeTheScalar) {

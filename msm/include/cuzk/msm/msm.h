@@ -4,10 +4,10 @@
 //   * every window of c bits is one or more tasks on the thread pool;
 //   * a task sorts its points by bucket (counting sort on the signed digit)
 //     and sums each bucket in affine coordinates, pairing points level by
-//     level; the additions of a level share one field inversion per batch of
-//     up to 1024 (Montgomery's trick): 6M per addition (1M + 1S + 1M for the
-//     affine formula, 3M for the batch inversion) against 10M for a mixed
-//     XYZZ addition;
+//     level; the additions of a level share one field inversion per batch
+//     of up to 2048 (G1; 1024 for G2) by Montgomery's trick: 6M per addition
+//     (1M + 1S + 1M for the affine formula, 3M for the batch inversion)
+//     against 10M for a mixed XYZZ addition;
 //   * buckets are reduced with running sums in XYZZ (10M + 14M per bucket);
 //   * windows are combined with c doublings each (Horner).
 // Points at infinity and zero scalars contribute nothing; the result does not
