@@ -97,9 +97,14 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
       const uint32_t jj = rb & (h - 1);
       const uint32_t r0 = ((rb - jj) << 1) + jj;
       const int i0 = int((r0 << a.j) + c), i1 = int(((r0 + h) << a.j) + c);
-      const DFr w = a.small[jj << (kSmallLg - 1 - lg_h)];
       const DFr u = smem_load(sm, t, i0);
       const DFr v = smem_load(sm, t, i1);
+      if (lg_h == 0) {  // every twiddle of this stage is 1 (uniform across the block)
+        smem_store(sm, t, i0, u + v);
+        smem_store(sm, t, i1, u - v);
+        continue;
+      }
+      const DFr w = a.small[jj << (kSmallLg - 1 - lg_h)];
       if (kDit) {
         const DFr vw = v * w;
         smem_store(sm, t, i0, u + vw);
