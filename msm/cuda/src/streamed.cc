@@ -1,5 +1,6 @@
 // StreamedMsm: batches over two slots with deferred synchronisation (msm.h).
 #include <algorithm>
+#include <string>
 
 #include "cuzk/gpu/batch_pipeline.h"
 #include "cuzk/gpu/check.h"
@@ -19,11 +20,13 @@ StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConf
   if (m.config_.window_bits == 0) m.config_.window_bits = choose_window_bits(batch_size);
   size_t ws_bytes = 0;
   RETURN_IF_ERROR(msm<C>(nullptr, nullptr, batch_size, nullptr, nullptr, &ws_bytes, nullptr, m.config_));
+  ws_bytes = std::max(ws_bytes, batch_add_workspace_bytes<C>(batch_size));
   for (Slot& s : m.slots_) {
     ASSIGN_OR_RETURN(s.stream, gpu::Stream::create());
     ASSIGN_OR_RETURN(s.done, gpu::Event::create(false));
     ASSIGN_OR_RETURN(s.bases, gpu::DeviceBuffer<ec::Affine<C>>::allocate(batch_size));
     ASSIGN_OR_RETURN(s.scalars, gpu::DeviceBuffer<ff::Fr>::allocate(batch_size));
+    ASSIGN_OR_RETURN(s.bitmap, gpu::DeviceBuffer<uint64_t>::allocate((batch_size + 63) / 64));
     ASSIGN_OR_RETURN(s.workspace, gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes));
     ASSIGN_OR_RETURN(s.result, gpu::DeviceBuffer<ec::Jacobian<C>>::allocate(1));
     ASSIGN_OR_RETURN(s.host_result, gpu::PinnedBuffer<ec::Jacobian<C>>::allocate(1));
@@ -55,6 +58,14 @@ Status StreamedMsm<C>::launch_batch(size_t i, int slot, const ec::Affine<C>* bas
 }
 
 template <class C>
+Status StreamedMsm<C>::collect(int slot, ec::Jacobian<C>* acc) {
+  Slot& sl = slots_[size_t(slot)];
+  RETURN_IF_ERROR(sl.done.synchronize());
+  *acc += sl.host_result[0];
+  return ok_status();
+}
+
+template <class C>
 StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run(const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n) {
   CUZK_NVTX_RANGE("msm.cuda.streamed");
   ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
@@ -64,14 +75,59 @@ StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run(const ec::Affine<C>* bases, const 
   Status s = gpu::run_deferred_batches(
       batches_for(n),
       [&](size_t i, int slot) { return launch_batch(i, slot, bases, scalars, n, bases_on_device, scalars_on_device); },
-      [&](size_t, int slot) -> Status {
-        Slot& sl = slots_[size_t(slot)];
-        RETURN_IF_ERROR(sl.done.synchronize());
-        acc += sl.host_result[0];
-        return ok_status();
-      });
+      [&](size_t, int slot) { return collect(slot, &acc); });
   if (!s.ok()) {
     // Leave no batch running on buffers we own before reporting.
+    for (Slot& sl : slots_) sl.stream.synchronize().ignore();
+    return s;
+  }
+  return acc;
+}
+
+template <class C>
+Status StreamedMsm<C>::launch_batch_add(size_t i, size_t batch, int slot, const ec::Affine<C>* bases,
+                                        const uint64_t* bitmap, size_t n, bool bases_on_device,
+                                        bool bitmap_on_device) {
+  Slot& s = slots_[size_t(slot)];
+  const size_t begin = i * batch;  // a multiple of 64
+  const size_t len = std::min(batch, n - begin);
+  const size_t words = (len + 63) / 64;
+  const ec::Affine<C>* d_bases = bases + begin;
+  const uint64_t* d_bitmap = bitmap + begin / 64;
+  if (!bases_on_device) {
+    RETURN_IF_ERROR(s.bases.upload(bases + begin, len, s.stream.get()));
+    d_bases = s.bases.data();
+  }
+  if (!bitmap_on_device) {
+    RETURN_IF_ERROR(s.bitmap.upload(bitmap + begin / 64, words, s.stream.get()));
+    d_bitmap = s.bitmap.data();
+  }
+  size_t ws_bytes = s.workspace.bytes();
+  RETURN_IF_ERROR(
+      batch_add<C>(d_bases, d_bitmap, len, s.result.data(), s.workspace.data(), &ws_bytes, s.stream.get()));
+  RETURN_IF_ERROR(s.result.download(s.host_result.data(), 1, s.stream.get()));
+  return s.done.record(s.stream);
+}
+
+template <class C>
+StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run_batch_add(const ec::Affine<C>* bases, const uint64_t* bitmap,
+                                                        size_t n) {
+  CUZK_NVTX_RANGE("msm.cuda.streamed_batch_add");
+  if (batch_size_ < 64)
+    return invalid_argument("StreamedMsm::run_batch_add: batch size " + std::to_string(batch_size_) +
+                            " is below 64, the bitmap word");
+  ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
+  if (n == 0) return acc;
+  const size_t batch = batch_size_ / 64 * 64;
+  const bool bases_on_device = gpu::is_device_pointer(bases);
+  const bool bitmap_on_device = gpu::is_device_pointer(bitmap);
+  Status s = gpu::run_deferred_batches(
+      (n + batch - 1) / batch,
+      [&](size_t i, int slot) {
+        return launch_batch_add(i, batch, slot, bases, bitmap, n, bases_on_device, bitmap_on_device);
+      },
+      [&](size_t, int slot) { return collect(slot, &acc); });
+  if (!s.ok()) {
     for (Slot& sl : slots_) sl.stream.synchronize().ignore();
     return s;
   }

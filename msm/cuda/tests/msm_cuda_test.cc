@@ -216,5 +216,44 @@ TYPED_TEST(DeviceMsmTest, StreamedMatchesResident) {
   }
 }
 
+// The batch addition with streamed bases: 0, 1, 2 and many batches (batch
+// sizes that are and are not multiples of 64), pinned and pageable bases,
+// bitmap on the host and on the device, against a CPU sum.
+TYPED_TEST(DeviceMsmTest, StreamedBatchAddMatchesCpu) {
+  using C = TypeParam;
+  TestRng rng(fresh_seed());
+  const Affine<C> a = random_point<C>(rng), h = random_point<C>(rng);
+  const size_t n = 5000 + 13;
+  std::vector<Affine<C>> bases = this->progression(n, a, h);
+  bases[70] = Affine<C>::identity();
+  std::vector<uint64_t> bitmap((n + 63) / 64);
+  for (auto& w : bitmap) w = rng() & rng();  // about a quarter of the bits
+  bitmap[1] |= uint64_t(1) << 6;             // the point at infinity, selected
+  Jacobian<C> want = Jacobian<C>::identity();
+  for (size_t i = 0; i < n; ++i)
+    if ((bitmap[i / 64] >> (i % 64)) & 1) want += bases[i];
+  auto pinned = gpu::PinnedBuffer<Affine<C>>::allocate(n);
+  auto dbitmap = gpu::DeviceBuffer<uint64_t>::allocate(bitmap.size());
+  ASSERT_TRUE(pinned.ok() && dbitmap.ok());
+  std::copy(bases.begin(), bases.end(), pinned->begin());
+  ASSERT_TRUE(dbitmap->upload(bitmap.data(), bitmap.size(), this->stream_.get()).ok());
+  ASSERT_TRUE(this->stream_.synchronize().ok());
+  for (size_t batch : {size_t(n), size_t(2560), size_t(2600), size_t(777), size_t(64), size_t(100000)}) {
+    auto m = StreamedMsm<C>::create(batch);
+    ASSERT_TRUE(m.ok()) << m.status().to_string();
+    auto r0 = m->run_batch_add(pinned->data(), bitmap.data(), 0);
+    ASSERT_TRUE(r0.ok() && r0->is_infinity()) << "zero batches";
+    auto r1 = m->run_batch_add(pinned->data(), bitmap.data(), n);
+    ASSERT_TRUE(r1.ok()) << r1.status().to_string();
+    EXPECT_TRUE(*r1 == want) << "pinned bases, host bitmap, batch " << batch;
+    auto r2 = m->run_batch_add(bases.data(), dbitmap->data(), n);
+    ASSERT_TRUE(r2.ok()) << r2.status().to_string();
+    EXPECT_TRUE(*r2 == want) << "pageable bases, device bitmap, batch " << batch;
+  }
+  auto small = StreamedMsm<C>::create(63);
+  ASSERT_TRUE(small.ok());
+  EXPECT_FALSE(small->run_batch_add(pinned->data(), bitmap.data(), n).ok()) << "batch below one bitmap word";
+}
+
 }  // namespace
 }  // namespace cuzk::msm::cuda

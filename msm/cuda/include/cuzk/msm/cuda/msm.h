@@ -97,6 +97,12 @@ class StreamedMsm {
   size_t batches_for(size_t n) const { return (n + batch_size_ - 1) / batch_size_; }
   // Σ scalars[i]·bases[i]; n == 0 gives the identity with no batch at all.
   StatusOr<ec::Jacobian<C>> run(const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n);
+  // Σ bases[i] over i < n with bit i of `bitmap` set (the 0/1 split's batch
+  // addition, batch_add above) with the bases streamed the same way. Batches
+  // hold batch_size() rounded down to a multiple of 64 points, so that each
+  // starts on a bitmap word; the bitmap ((n + 63) / 64 words) may be in host
+  // or device memory. INVALID_ARGUMENT when batch_size() < 64.
+  StatusOr<ec::Jacobian<C>> run_batch_add(const ec::Affine<C>* bases, const uint64_t* bitmap, size_t n);
 
  private:
   struct Slot {
@@ -104,6 +110,7 @@ class StreamedMsm {
     gpu::Event done;
     gpu::DeviceBuffer<ec::Affine<C>> bases;
     gpu::DeviceBuffer<ff::Fr> scalars;
+    gpu::DeviceBuffer<uint64_t> bitmap;
     gpu::DeviceBuffer<uint8_t> workspace;
     gpu::DeviceBuffer<ec::Jacobian<C>> result;
     gpu::PinnedBuffer<ec::Jacobian<C>> host_result;
@@ -111,6 +118,10 @@ class StreamedMsm {
   StreamedMsm() = default;
   Status launch_batch(size_t i, int slot, const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n,
                       bool bases_on_device, bool scalars_on_device);
+  Status launch_batch_add(size_t i, size_t batch, int slot, const ec::Affine<C>* bases, const uint64_t* bitmap,
+                          size_t n, bool bases_on_device, bool bitmap_on_device);
+  // Waits for `slot`'s batch and adds its result into *acc.
+  Status collect(int slot, ec::Jacobian<C>* acc);
 
   size_t batch_size_ = 0;
   MsmConfig config_;
