@@ -35,11 +35,14 @@ StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConf
 }
 
 template <class C>
-Status StreamedMsm<C>::launch_batch(size_t i, int slot, const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n,
-                                    bool bases_on_device, bool scalars_on_device) {
+typename StreamedMsm<C>::Plan StreamedMsm<C>::plan(bool bases_on_device) const {
+  return Plan{bases_on_device ? batch_size_ : std::max<size_t>(1, batch_size_ / 4), batch_size_};
+}
+
+template <class C>
+Status StreamedMsm<C>::launch_batch(size_t begin, size_t len, int slot, const ec::Affine<C>* bases,
+                                    const ff::Fr* scalars, bool bases_on_device, bool scalars_on_device) {
   Slot& s = slots_[size_t(slot)];
-  const size_t begin = i * batch_size_;
-  const size_t len = std::min(batch_size_, n - begin);
   const ec::Affine<C>* d_bases = bases + begin;
   const ff::Fr* d_scalars = scalars + begin;
   if (!bases_on_device) {
@@ -72,9 +75,12 @@ StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run(const ec::Affine<C>* bases, const 
   if (n == 0) return acc;
   const bool bases_on_device = gpu::is_device_pointer(bases);
   const bool scalars_on_device = gpu::is_device_pointer(scalars);
+  const Plan p = plan(bases_on_device);
   Status s = gpu::run_deferred_batches(
-      batches_for(n),
-      [&](size_t i, int slot) { return launch_batch(i, slot, bases, scalars, n, bases_on_device, scalars_on_device); },
+      p.count(n),
+      [&](size_t i, int slot) {
+        return launch_batch(p.begin(i), p.len(i, n), slot, bases, scalars, bases_on_device, scalars_on_device);
+      },
       [&](size_t, int slot) { return collect(slot, &acc); });
   if (!s.ok()) {
     // Leave no batch running on buffers we own before reporting.
@@ -85,12 +91,9 @@ StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run(const ec::Affine<C>* bases, const 
 }
 
 template <class C>
-Status StreamedMsm<C>::launch_batch_add(size_t i, size_t batch, int slot, const ec::Affine<C>* bases,
-                                        const uint64_t* bitmap, size_t n, bool bases_on_device,
-                                        bool bitmap_on_device) {
-  Slot& s = slots_[size_t(slot)];
-  const size_t begin = i * batch;  // a multiple of 64
-  const size_t len = std::min(batch, n - begin);
+Status StreamedMsm<C>::launch_batch_add(size_t begin, size_t len, int slot, const ec::Affine<C>* bases,
+                                        const uint64_t* bitmap, bool bases_on_device, bool bitmap_on_device) {
+  Slot& s = slots_[size_t(slot)];  // begin is a multiple of 64
   const size_t words = (len + 63) / 64;
   const ec::Affine<C>* d_bases = bases + begin;
   const uint64_t* d_bitmap = bitmap + begin / 64;
@@ -118,13 +121,15 @@ StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run_batch_add(const ec::Affine<C>* bas
                             " is below 64, the bitmap word");
   ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
   if (n == 0) return acc;
-  const size_t batch = batch_size_ / 64 * 64;
   const bool bases_on_device = gpu::is_device_pointer(bases);
   const bool bitmap_on_device = gpu::is_device_pointer(bitmap);
+  Plan p = plan(bases_on_device);
+  p.size = p.size / 64 * 64;
+  p.first = std::max<size_t>(64, p.first / 64 * 64);
   Status s = gpu::run_deferred_batches(
-      (n + batch - 1) / batch,
+      p.count(n),
       [&](size_t i, int slot) {
-        return launch_batch_add(i, batch, slot, bases, bitmap, n, bases_on_device, bitmap_on_device);
+        return launch_batch_add(p.begin(i), p.len(i, n), slot, bases, bitmap, bases_on_device, bitmap_on_device);
       },
       [&](size_t, int slot) { return collect(slot, &acc); });
   if (!s.ok()) {

@@ -23,6 +23,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -94,14 +95,25 @@ class StreamedMsm {
   StreamedMsm& operator=(StreamedMsm&&) noexcept = default;
 
   size_t batch_size() const { return batch_size_; }
-  size_t batches_for(size_t n) const { return (n + batch_size_ - 1) / batch_size_; }
+  // How n points are cut into batches. With the bases in host memory the
+  // first batch is a quarter of a batch: its upload is the one nothing
+  // overlaps, and a short first batch starts the device sooner (G1 2^27 in
+  // batches of 2^26 on an H200: docs/perf.md §4). Then full batches.
+  struct Plan {
+    size_t first = 0, size = 0;
+    size_t count(size_t n) const { return n == 0 ? 0 : n <= first ? 1 : 1 + (n - first + size - 1) / size; }
+    size_t begin(size_t i) const { return i == 0 ? 0 : first + (i - 1) * size; }
+    size_t len(size_t i, size_t n) const { return std::min(i == 0 ? first : size, n - begin(i)); }
+  };
+  Plan plan(bool bases_on_device) const;
+  size_t batches_for(size_t n, bool bases_on_device = false) const { return plan(bases_on_device).count(n); }
   // Σ scalars[i]·bases[i]; n == 0 gives the identity with no batch at all.
   StatusOr<ec::Jacobian<C>> run(const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n);
   // Σ bases[i] over i < n with bit i of `bitmap` set (the 0/1 split's batch
-  // addition, batch_add above) with the bases streamed the same way. Batches
-  // hold batch_size() rounded down to a multiple of 64 points, so that each
-  // starts on a bitmap word; the bitmap ((n + 63) / 64 words) may be in host
-  // or device memory. INVALID_ARGUMENT when batch_size() < 64.
+  // addition, batch_add above) with the bases streamed the same way. Batch
+  // sizes (the plan's) are rounded down to multiples of 64 points, so that
+  // each batch starts on a bitmap word; the bitmap ((n + 63) / 64 words) may be
+  // in host or device memory. INVALID_ARGUMENT when batch_size() < 64.
   StatusOr<ec::Jacobian<C>> run_batch_add(const ec::Affine<C>* bases, const uint64_t* bitmap, size_t n);
 
  private:
@@ -116,10 +128,10 @@ class StreamedMsm {
     gpu::PinnedBuffer<ec::Jacobian<C>> host_result;
   };
   StreamedMsm() = default;
-  Status launch_batch(size_t i, int slot, const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n,
+  Status launch_batch(size_t begin, size_t len, int slot, const ec::Affine<C>* bases, const ff::Fr* scalars,
                       bool bases_on_device, bool scalars_on_device);
-  Status launch_batch_add(size_t i, size_t batch, int slot, const ec::Affine<C>* bases, const uint64_t* bitmap,
-                          size_t n, bool bases_on_device, bool bitmap_on_device);
+  Status launch_batch_add(size_t begin, size_t len, int slot, const ec::Affine<C>* bases, const uint64_t* bitmap,
+                          bool bases_on_device, bool bitmap_on_device);
   // Waits for `slot`'s batch and adds its result into *acc.
   Status collect(int slot, ec::Jacobian<C>* acc);
 
