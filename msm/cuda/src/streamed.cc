@@ -1,5 +1,6 @@
 // StreamedMsm: batches over two slots with deferred synchronisation (msm.h).
 #include <algorithm>
+#include <functional>
 #include <string>
 
 #include "cuzk/gpu/batch_pipeline.h"
@@ -69,18 +70,11 @@ Status StreamedMsm<C>::collect(int slot, ec::Jacobian<C>* acc) {
 }
 
 template <class C>
-StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run(const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n) {
-  CUZK_NVTX_RANGE("msm.cuda.streamed");
+StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run_plan(const Plan& p, size_t n,
+                                                   const std::function<Status(size_t, size_t, int)>& launch) {
   ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
-  if (n == 0) return acc;
-  const bool bases_on_device = gpu::is_device_pointer(bases);
-  const bool scalars_on_device = gpu::is_device_pointer(scalars);
-  const Plan p = plan(bases_on_device);
   Status s = gpu::run_deferred_batches(
-      p.count(n),
-      [&](size_t i, int slot) {
-        return launch_batch(p.begin(i), p.len(i, n), slot, bases, scalars, bases_on_device, scalars_on_device);
-      },
+      p.count(n), [&](size_t i, int slot) { return launch(p.begin(i), p.len(i, n), slot); },
       [&](size_t, int slot) { return collect(slot, &acc); });
   if (!s.ok()) {
     // Leave no batch running on buffers we own before reporting.
@@ -88,6 +82,16 @@ StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run(const ec::Affine<C>* bases, const 
     return s;
   }
   return acc;
+}
+
+template <class C>
+StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run(const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n) {
+  CUZK_NVTX_RANGE("msm.cuda.streamed");
+  const bool bases_on_device = gpu::is_device_pointer(bases);
+  const bool scalars_on_device = gpu::is_device_pointer(scalars);
+  return run_plan(plan(bases_on_device), n, [&](size_t begin, size_t len, int slot) {
+    return launch_batch(begin, len, slot, bases, scalars, bases_on_device, scalars_on_device);
+  });
 }
 
 template <class C>
@@ -119,24 +123,14 @@ StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run_batch_add(const ec::Affine<C>* bas
   if (batch_size_ < 64)
     return invalid_argument("StreamedMsm::run_batch_add: batch size " + std::to_string(batch_size_) +
                             " is below 64, the bitmap word");
-  ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
-  if (n == 0) return acc;
   const bool bases_on_device = gpu::is_device_pointer(bases);
   const bool bitmap_on_device = gpu::is_device_pointer(bitmap);
   Plan p = plan(bases_on_device);
   p.size = p.size / 64 * 64;
   p.first = std::max<size_t>(64, p.first / 64 * 64);
-  Status s = gpu::run_deferred_batches(
-      p.count(n),
-      [&](size_t i, int slot) {
-        return launch_batch_add(p.begin(i), p.len(i, n), slot, bases, bitmap, bases_on_device, bitmap_on_device);
-      },
-      [&](size_t, int slot) { return collect(slot, &acc); });
-  if (!s.ok()) {
-    for (Slot& sl : slots_) sl.stream.synchronize().ignore();
-    return s;
-  }
-  return acc;
+  return run_plan(p, n, [&](size_t begin, size_t len, int slot) {
+    return launch_batch_add(begin, len, slot, bases, bitmap, bases_on_device, bitmap_on_device);
+  });
 }
 
 template class StreamedMsm<ec::G1Curve>;

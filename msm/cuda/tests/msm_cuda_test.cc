@@ -67,6 +67,14 @@ class DeviceMsmTest : public ::testing::Test {
   }
 
   // Bases A + i·H (device generator, itself checked against the CPU in ec_cuda_test).
+  // progression() from fresh random A and H, with the point at infinity at
+  // index inf_at.
+  std::vector<Affine<C>> progression_with_infinity(TestRng& rng, size_t n, size_t inf_at) {
+    std::vector<Affine<C>> bases = progression(n, random_point<C>(rng), random_point<C>(rng));
+    bases[inf_at] = Affine<C>::identity();
+    return bases;
+  }
+
   std::vector<Affine<C>> progression(size_t n, const Affine<C>& a, const Affine<C>& h) {
     size_t scratch = 0;
     EXPECT_TRUE(ec::cuda::fill_progression<C>(nullptr, n, a, h, nullptr, &scratch, nullptr).ok());
@@ -87,6 +95,15 @@ template <class C>
 Jacobian<C> naive_msm(const std::vector<Affine<C>>& bases, const std::vector<Fr>& scalars) {
   Jacobian<C> acc = Jacobian<C>::identity();
   for (size_t i = 0; i < scalars.size(); ++i) acc += ec::mul(bases[i], scalars[i]);
+  return acc;
+}
+
+// Σ bases[i] over i < len with bit i of the bitmap set.
+template <class C>
+Jacobian<C> bitmap_sum(const std::vector<Affine<C>>& bases, const std::vector<uint64_t>& bitmap, size_t len) {
+  Jacobian<C> acc = Jacobian<C>::identity();
+  for (size_t i = 0; i < len; ++i)
+    if ((bitmap[i / 64] >> (i % 64)) & 1) acc += bases[i];
   return acc;
 }
 
@@ -155,10 +172,8 @@ TYPED_TEST(DeviceMsmTest, LargeSizesMatchProgressionIdentity) {
 TYPED_TEST(DeviceMsmTest, BatchAddMatchesCpu) {
   using C = TypeParam;
   TestRng rng(fresh_seed());
-  const Affine<C> a = random_point<C>(rng), h = random_point<C>(rng);
   const size_t n = 20000 + 37;
-  std::vector<Affine<C>> bases = this->progression(n, a, h);
-  bases[11] = Affine<C>::identity();
+  const std::vector<Affine<C>> bases = this->progression_with_infinity(rng, n, 11);
   auto db = gpu::DeviceBuffer<Affine<C>>::allocate(n);
   auto dm = gpu::DeviceBuffer<uint64_t>::allocate((n + 63) / 64);
   auto dr = gpu::DeviceBuffer<Jacobian<C>>::allocate(1);
@@ -171,9 +186,7 @@ TYPED_TEST(DeviceMsmTest, BatchAddMatchesCpu) {
     for (size_t len : {size_t(0), size_t(1), size_t(64), size_t(65), n}) {
       std::vector<uint64_t> bitmap((n + 63) / 64);
       for (auto& w : bitmap) w = pattern == 0 ? 0 : pattern == 1 ? ~uint64_t(0) : rng() & rng();
-      Jacobian<C> want = Jacobian<C>::identity();
-      for (size_t i = 0; i < len; ++i)
-        if ((bitmap[i / 64] >> (i % 64)) & 1) want += bases[i];
+      const Jacobian<C> want = bitmap_sum(bases, bitmap, len);
       ASSERT_TRUE(dm->upload(bitmap.data(), bitmap.size(), this->stream_.get()).ok());
       Status s = batch_add<C>(db->data(), dm->data(), len, dr->data(), ws->data(), &ws_bytes, this->stream_.get());
       ASSERT_TRUE(s.ok()) << s.to_string();
@@ -222,16 +235,12 @@ TYPED_TEST(DeviceMsmTest, StreamedMatchesResident) {
 TYPED_TEST(DeviceMsmTest, StreamedBatchAddMatchesCpu) {
   using C = TypeParam;
   TestRng rng(fresh_seed());
-  const Affine<C> a = random_point<C>(rng), h = random_point<C>(rng);
   const size_t n = 5000 + 13;
-  std::vector<Affine<C>> bases = this->progression(n, a, h);
-  bases[70] = Affine<C>::identity();
+  const std::vector<Affine<C>> bases = this->progression_with_infinity(rng, n, 70);
   std::vector<uint64_t> bitmap((n + 63) / 64);
   for (auto& w : bitmap) w = rng() & rng();  // about a quarter of the bits
   bitmap[1] |= uint64_t(1) << 6;             // the point at infinity, selected
-  Jacobian<C> want = Jacobian<C>::identity();
-  for (size_t i = 0; i < n; ++i)
-    if ((bitmap[i / 64] >> (i % 64)) & 1) want += bases[i];
+  const Jacobian<C> want = bitmap_sum(bases, bitmap, n);
   auto pinned = gpu::PinnedBuffer<Affine<C>>::allocate(n);
   auto dbitmap = gpu::DeviceBuffer<uint64_t>::allocate(bitmap.size());
   ASSERT_TRUE(pinned.ok() && dbitmap.ok());

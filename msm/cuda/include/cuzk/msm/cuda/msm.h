@@ -27,6 +27,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "cuzk/base/status.h"
 #include "cuzk/ec/curves.h"
@@ -134,6 +135,10 @@ class StreamedMsm {
                           bool bases_on_device, bool bitmap_on_device);
   // Waits for `slot`'s batch and adds its result into *acc.
   Status collect(int slot, ec::Jacobian<C>* acc);
+  // The batches of p over n points through run_deferred_batches, launch(begin,
+  // len, slot) queueing one; the sum of their results (identity for n == 0).
+  StatusOr<ec::Jacobian<C>> run_plan(const Plan& p, size_t n,
+                                     const std::function<Status(size_t, size_t, int)>& launch);
 
   size_t batch_size_ = 0;
   MsmConfig config_;
