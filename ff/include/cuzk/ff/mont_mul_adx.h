@@ -21,8 +21,8 @@ inline bool cpu_has_adx() {
 
 // out = a·b·2^-384 mod p, in [0, 2p) -- the caller subtracts p once if needed.
 // n0 = -p^-1 mod 2^64. a, b < p.
-[[gnu::always_inline]] inline void mont_mul_6_adx(const uint64_t* a, const uint64_t* b, const uint64_t* p,
-                                                 const uint64_t* n0, uint64_t* out) {
+inline void mont_mul_6_adx(const uint64_t* a, const uint64_t* b, const uint64_t* p, const uint64_t* n0,
+                           uint64_t* out) {
   static const uint64_t kZero = 0;
   uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5 = 0, t6 = 0, lo, hi;
   asm(
@@ -286,12 +286,8 @@ inline bool cpu_has_adx() {
       "adoxq %[zero], %[t4]\n\t"
       : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5),
         [t6] "+&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [zero] "m"(kZero), [n0] "m"(*n0),
-        // The 48 bytes read through a, b and p, so that no "memory" clobber is
-        // needed (it would force every live value through memory).
-        "m"(*reinterpret_cast<const uint64_t(*)[6]>(a)), "m"(*reinterpret_cast<const uint64_t(*)[6]>(b)),
-        "m"(*reinterpret_cast<const uint64_t(*)[6]>(p))
-      : "rdx", "cc");
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [zero] "m"(kZero), [n0] "m"(*n0)
+      : "rdx", "cc", "memory");
   // After six rows the accumulator registers have rotated by six places.
   out[0] = t6; out[1] = t0; out[2] = t1; out[3] = t2; out[4] = t3; out[5] = t4;
 }
