@@ -203,20 +203,29 @@ TEST(Fp2, FieldAxiomsAndSqrt) {
 namespace cuzk::ff {
 namespace {
 
-// The dispatching multiplication (ADX kernel where the CPU has it) against
-// the portable CIOS loop, on edge values and random ones.
-TEST(Fp, FastMultiplicationMatchesPortable) {
+// The dispatching multiplication (ADX kernels where the CPU has them) against
+// the portable CIOS loop, on edge values and random ones: 0, 1, ±1, ±2, the
+// smallest Montgomery value, 1/2, and the largest one, p − 1 in Montgomery form.
+template <class F>
+void expect_fast_mul_matches_portable() {
   TestRng rng(fresh_seed());
-  std::vector<Fp> vals = {Fp::zero(), Fp::one(), -Fp::one(), Fp::from_uint(2), -Fp::from_uint(2),
-                          Fp::from_mont({1, 0, 0, 0, 0, 0}), Fp::one().half()};
-  for (int i = 0; i < 40; ++i) vals.push_back(Fp::random(rng));
-  for (const Fp& x : vals)
-    for (const Fp& y : vals) ASSERT_EQ(Fp::mont_mul(x.mont(), y.mont()), Fp::mont_mul_portable(x.mont(), y.mont()));
+  typename F::Repr small{};
+  small[0] = 1;
+  typename F::Repr top = F::kModulus;
+  top[0] -= 1;
+  std::vector<F> vals = {F::zero(), F::one(), -F::one(), F::from_uint(2), -F::from_uint(2),
+                         F::from_mont(small), F::one().half(), F::from_mont(top)};
+  for (int i = 0; i < 40; ++i) vals.push_back(F::random(rng));
+  for (const F& x : vals)
+    for (const F& y : vals) ASSERT_EQ(F::mont_mul(x.mont(), y.mont()), F::mont_mul_portable(x.mont(), y.mont()));
   for (int i = 0; i < 200000; ++i) {
-    Fp x = Fp::random(rng), y = Fp::random(rng);
-    ASSERT_EQ(Fp::mont_mul(x.mont(), y.mont()), Fp::mont_mul_portable(x.mont(), y.mont()));
+    F x = F::random(rng), y = F::random(rng);
+    ASSERT_EQ(F::mont_mul(x.mont(), y.mont()), F::mont_mul_portable(x.mont(), y.mont()));
   }
 }
+
+TEST(Fp, FastMultiplicationMatchesPortable) { expect_fast_mul_matches_portable<Fp>(); }
+TEST(Fr, FastMultiplicationMatchesPortable) { expect_fast_mul_matches_portable<Fr>(); }
 
 }  // namespace
 }  // namespace cuzk::ff

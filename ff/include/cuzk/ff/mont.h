@@ -185,15 +185,20 @@ class MontField {
   // Lower-case hex of the canonical value, big-endian, 2·kBytes digits, no prefix.
   std::string to_hex() const;
 
-  // Montgomery product a·b·R^-1 mod p. On x86-64 with ADX, the 6-limb field
-  // uses the mulx/adcx/adox kernel (mont_mul_adx.h); everything else the
-  // portable form below.
+  // Montgomery product a·b·R^-1 mod p. On x86-64 with ADX, the 6- and 4-limb
+  // fields (Fp, Fr) use the mulx/adcx/adox kernels (mont_mul_adx.h);
+  // everything else the portable form below.
   static constexpr Repr mont_mul(const Repr& a, const Repr& b) {
 #ifdef CUZK_FF_X86_CARRY
-    if constexpr (kLimbs == 6) {
+    if constexpr (kLimbs == 6 || kLimbs == 4) {
       if (!std::is_constant_evaluated() && detail::cpu_has_adx()) {
         Repr t;
-        detail::mont_mul_6_adx(a.data(), b.data(), kModulus.data(), &P::kInv, t.data());
+        if constexpr (kLimbs == 6) {
+          detail::mont_mul_6_adx(a.data(), b.data(), kModulus.data(), &P::kInv, t.data());
+        } else {
+          static_assert(P::kModulus[3] < (uint64_t(1) << 63), "the 4-limb kernel needs r < 2^255");
+          detail::mont_mul_4_adx(a.data(), b.data(), kModulus.data(), &P::kInv, t.data());
+        }
         if (limbs_geq<kLimbs>(t, kModulus)) limbs_sub<kLimbs>(t, kModulus);
         return t;
       }
