@@ -33,6 +33,7 @@ struct PrimitiveArgs {
   int lg_min = 12, lg_max = 16, reps = 5;
   bool streamed = false;
   int batch_lg = 0;
+  int affine_rounds = -1;
   std::string json;
 };
 
@@ -89,8 +90,10 @@ int bench_ntt_cpu(const PrimitiveArgs& a, std::ofstream& json) {
     ntt::coset_forward(*d, x, g).ignore();
     ntt::coset_inverse(*d, x, g).ignore();
     bool ok = x == orig;
-    std::printf("  ntt 2^%-2d forward %9.3f ms, coset forward %9.3f ms  round trip %s\n", lg, fwd.ns_per_op / 1e6,
-                cos.ns_per_op / 1e6, ok ? "ok" : "FAILED");
+    std::printf(
+        "  ntt 2^%-2d forward %9.3f ms, coset forward %9.3f ms  round "
+        "trip %s\n",
+        lg, fwd.ns_per_op / 1e6, cos.ns_per_op / 1e6, ok ? "ok" : "FAILED");
     if (json)
       json << "{\"op\":\"ntt\",\"backend\":\"cpu\",\"lg_n\":" << lg << ",\"forward_ms\":" << fwd.ns_per_op / 1e6
            << ",\"coset_forward_ms\":" << cos.ns_per_op / 1e6 << ",\"ok\":" << (ok ? "true" : "false") << "}\n";
@@ -106,6 +109,7 @@ int run_cuda(const std::string& what, const PrimitiveArgs& a) {
   if (what == "msm") args.insert(args.end(), {"--curve", a.curve});
   if (a.streamed) args.push_back("--streamed");
   if (a.batch_lg > 0) args.insert(args.end(), {"--batch-lg", std::to_string(a.batch_lg)});
+  if (what == "msm") args.insert(args.end(), {"--affine-rounds", std::to_string(a.affine_rounds)});
   if (!a.json.empty()) args.insert(args.end(), {"--json", a.json});
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());
@@ -140,6 +144,10 @@ void add_one(CLI::App& bench, const std::string& what, const std::string& help, 
     cmd->add_option("--curve", a->curve, "g1 or g2")->capture_default_str();
     cmd->add_flag("--streamed", a->streamed, "cuda: also bases streamed from pinned host memory");
     cmd->add_option("--batch-lg", a->batch_lg, "cuda, --streamed: log2 of the batch size");
+    cmd->add_option("--affine-rounds", a->affine_rounds,
+                    "cuda: batch-affine rounds before the XYZZ bucket sums "
+                    "(-1: chosen from n, 0: none)")
+        ->capture_default_str();
   }
   cmd->add_option("--lg-min", a->lg_min, "Smallest size (log2)")->capture_default_str();
   cmd->add_option("--lg-max", a->lg_max, "Largest size (log2)")->capture_default_str();

@@ -20,6 +20,7 @@ struct Options {
   int reps = 5;
   bool streamed = false;     // msm: also run the streamed-bases MSM
   int batch_lg = 0;          // streamed batch size 2^batch_lg (0: n/4)
+  int affine_rounds = -1;    // msm: MsmConfig::affine_rounds
   std::string json_path;     // append-free: one JSON document per run
 };
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <deque>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/ec/cuda/curve_traits.cuh"
@@ -21,8 +22,8 @@
 namespace cuzk::msm::cuda {
 namespace detail {
 
-constexpr uint32_t kSumChunk = 32;         // points per thread in tree reductions
-constexpr uint32_t kBitmapChunk = 64;      // bases per thread in batch_add
+constexpr uint32_t kSumChunk = 32;     // points per thread in tree reductions
+constexpr uint32_t kBitmapChunk = 64;  // bases per thread in batch_add
 constexpr unsigned kThreads = 128;
 
 inline unsigned grid_for(size_t n, unsigned threads) { return unsigned((n + threads - 1) / threads); }
@@ -33,10 +34,14 @@ struct Layout {
   size_t words, keys_in, vals_in, keys_out, vals_out, unique, counts, num_runs;
   size_t cnt[2], off[2], tasks, cub, partial[2], buckets, red[2], total;
   size_t cub_bytes;
+  size_t poff = 0, affine[2] = {0, 0};    // pair rounds: pair offsets, item buffers
+  std::vector<size_t> inv_vals, inv_pre;  // per level of the inversion tree
 };
 
+static_assert(kPairsPerThreadHost == kernels::kPairsPerThread && kInvChunkHost == kernels::kInvChunk);
+
 template <class C>
-Status make_layout(const Plan& p, Layout* l);
+Status make_layout(const Plan& p, Layout* l, bool own_buckets = true);
 
 }  // namespace detail
 
@@ -46,19 +51,19 @@ template <class C>
 Status cub_temp_bytes(const Plan& p, size_t* bytes) {
   size_t sort = 0, rle = 0, scan = 0;
   const size_t n = std::max<size_t>(p.n, 1);
-  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-      nullptr, sort, (const uint32_t*)nullptr, (uint32_t*)nullptr, (const uint32_t*)nullptr, (uint32_t*)nullptr,
-      n, 0, p.c)));
+  RETURN_IF_ERROR(
+      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort, (const uint32_t*)nullptr, (uint32_t*)nullptr,
+                                                      (const uint32_t*)nullptr, (uint32_t*)nullptr, n, 0, p.c)));
   RETURN_IF_ERROR(CUZK_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(
       nullptr, rle, (const uint32_t*)nullptr, (uint32_t*)nullptr, (uint32_t*)nullptr, (uint32_t*)nullptr, n)));
-  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan, (const uint32_t*)nullptr,
-                                                                (uint32_t*)nullptr, p.max_runs + 1)));
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(nullptr, scan, (const uint32_t*)nullptr, (uint32_t*)nullptr, p.max_runs + 1)));
   *bytes = std::max({sort, rle, scan, size_t(1)});
   return ok_status();
 }
 
 template <class C>
-Status make_layout(const Plan& p, Layout* l) {
+Status make_layout(const Plan& p, Layout* l, bool own_buckets) {
   using X = ec::cuda::DXyzz<C>;
   RETURN_IF_ERROR(cub_temp_bytes<C>(p, &l->cub_bytes));
   const size_t runs = size_t(p.max_runs) + 1;
@@ -79,10 +84,21 @@ Status make_layout(const Plan& p, Layout* l) {
   for (int i = 0; i < 2; ++i) l->cnt[i] = take(runs * 4);
   for (int i = 0; i < 2; ++i) l->off[i] = take(runs * 4);
   l->tasks = take(runs * 4);
+  if (p.affine_rounds > 0) {
+    using A = ec::cuda::DAffine<C>;
+    using F = typename ec::cuda::DeviceCurve<C>::F;
+    l->poff = take(runs * 4);
+    for (int i = 0; i < 2; ++i) l->affine[i] = take(p.affine_items[i] * sizeof(A));
+    l->inv_vals.clear(), l->inv_pre.clear();
+    for (size_t b : p.inv_bounds) {
+      l->inv_vals.push_back(take(b * sizeof(F)));
+      l->inv_pre.push_back(take(b * sizeof(F)));
+    }
+  }
   l->cub = take(l->cub_bytes);
   const size_t partials = p.levels.size() > 1 ? p.levels[0].tasks_bound : 0;
   for (int i = 0; i < 2; ++i) l->partial[i] = take(partials * sizeof(X));
-  l->buckets = take(size_t(p.windows) * p.buckets * sizeof(X));
+  l->buckets = take(own_buckets ? size_t(p.windows) * p.buckets * sizeof(X) : 0);
   l->red[0] = take(size_t(p.windows) * p.groups * sizeof(X));
   l->red[1] = take(size_t(p.windows) * ((p.groups + kSumChunk - 1) / kSumChunk) * sizeof(X));
   l->total = at;
@@ -128,7 +144,7 @@ class Profiler {
     if (out_ == nullptr) return ok_status();
     RETURN_IF_ERROR(events_.back().synchronize());
     MsmProfile r;
-    r.window_bits = p.c, r.windows = p.windows, r.levels = int(p.levels.size());
+    r.window_bits = p.c, r.windows = p.windows, r.levels = int(p.levels.size()), r.affine_rounds = p.affine_rounds;
     ASSIGN_OR_RETURN(r.prep_ms, gpu::Event::elapsed_ms(events_[0], events_[1]));
     for (size_t w = 0; w < mids_.size(); ++w) {
       ASSIGN_OR_RETURN(float a, gpu::Event::elapsed_ms(events_[1 + w], mids_[w]));
@@ -146,10 +162,77 @@ class Profiler {
   std::deque<gpu::Event> mids_;  // stable addresses
 };
 
+// Inverts in place the thread products of one pair round (inv_vals[0],
+// ceil(pairs/K) of them, `pairs` counted on the device) through a tree of
+// prefix products with one inversion at the root.
+template <class C>
+Status invert_products(const Layout& l, void* ws, size_t pairs_bound, const uint32_t* d_pairs, cudaStream_t stream) {
+  using F = typename ec::cuda::DeviceCurve<C>::F;
+  const std::vector<size_t> b = inv_tree_bounds(pairs_bound);
+  if (b[0] == 0) return ok_status();
+  const int top = int(b.size()) - 1;
+  for (int lv = 0; lv < top; ++lv) {
+    kernels::inv_up_kernel<F><<<grid_for(b[lv + 1], kThreads), kThreads, 0, stream>>>(
+        at<F>(ws, l.inv_vals[lv]), d_pairs, lv, at<F>(ws, l.inv_pre[lv]), at<F>(ws, l.inv_vals[lv + 1]));
+    RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  }
+  kernels::inv_root_kernel<F><<<1, 1, 0, stream>>>(at<F>(ws, l.inv_vals[top]), d_pairs, top);
+  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  for (int lv = top - 1; lv >= 0; --lv) {
+    kernels::inv_down_kernel<F><<<grid_for(b[lv + 1], kThreads), kThreads, 0, stream>>>(
+        at<F>(ws, l.inv_vals[lv]), d_pairs, lv, at<F>(ws, l.inv_pre[lv]), at<F>(ws, l.inv_vals[lv + 1]));
+    RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  }
+  return ok_status();
+}
+
+// Batch-affine round k of one window: the items of each run (cnt, off) are
+// added in pairs into the next level (next_cnt, next_off) in l.affine[k & 1].
+template <class C>
+Status pair_round(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAffine<C>* bases, const uint32_t* vals,
+                  int k, const uint32_t* cnt, const uint32_t* off, uint32_t* next_cnt, uint32_t* next_off,
+                  cudaStream_t stream) {
+  using F = typename ec::cuda::DeviceCurve<C>::F;
+  using A = ec::cuda::Affine<F>;
+  const uint32_t runs = p.max_runs;
+  uint32_t* pc = at<uint32_t>(ws, l.tasks);
+  uint32_t* poff = at<uint32_t>(ws, l.poff);
+  void* cub_tmp = at<uint8_t>(ws, l.cub);
+  size_t cub_bytes = l.cub_bytes;
+  kernels::pair_counts_kernel<<<grid_for(runs + 1, 256), 256, 0, stream>>>(cnt, runs, pc, next_cnt);
+  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, pc, poff, runs + 1, stream)));
+  cub_bytes = l.cub_bytes;
+  RETURN_IF_ERROR(
+      CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, next_cnt, next_off, runs + 1, stream)));
+  A* out = at<A>(ws, l.affine[k & 1]);
+  F* prod = at<F>(ws, l.inv_vals[0]);
+  const size_t pairs = pair_bound(p.n, runs, k);
+  const unsigned grid = grid_for((pairs + kPairsPerThreadHost - 1) / kPairsPerThreadHost, kThreads);
+  auto launch = [&](auto items) -> Status {
+    using Items = decltype(items);
+    constexpr bool kRefs = std::is_same_v<Items, kernels::PairItems<F, true>>;
+    if (grid > 0) {
+      kernels::pair_forward_kernel<F, kRefs>
+          <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, out, prod);
+      RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+      RETURN_IF_ERROR(invert_products<C>(l, ws, pairs, poff + runs, stream));
+      kernels::pair_backward_kernel<F, kRefs>
+          <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, prod, out);
+      RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+    }
+    kernels::pair_leftover_kernel<F, kRefs>
+        <<<grid_for(runs, 256), 256, 0, stream>>>(items, cnt, off, next_off, runs, out);
+    return CUZK_CUDA_LAUNCH_CHECK();
+  };
+  if (k == 0) return launch(kernels::PairItems<F, true>{bases, vals, nullptr});
+  return launch(kernels::PairItems<F, false>{nullptr, nullptr, at<A>(ws, l.affine[(k - 1) & 1])});
+}
+
 // Sorts window w's digits by bucket and accumulates its buckets.
 template <class C>
-Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAffine<C>* bases, int w,
-                  cudaStream_t stream, gpu::Event* mid) {
+Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAffine<C>* bases,
+                  ec::cuda::DXyzz<C>* all_buckets, int w, cudaStream_t stream, gpu::Event* mid) {
   using F = typename ec::cuda::DeviceCurve<C>::F;
   using X = ec::cuda::Xyzz<F>;
   const uint32_t runs = p.max_runs;
@@ -162,10 +245,10 @@ Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
   void* cub_tmp = at<uint8_t>(ws, l.cub);
   size_t cub_bytes = l.cub_bytes;
   kernels::digits_kernel<<<grid_for(p.n, 256), 256, 0, stream>>>(at<uint32_t>(ws, l.words), p.n, w, p.c, keys_in,
-                                                                  vals_in);
+                                                                 vals_in);
   RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_tmp, cub_bytes, keys_in, keys_out, vals_in,
-                                                                  vals_out, p.n, 0, p.c, stream)));
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(
+      cub::DeviceRadixSort::SortPairs(cub_tmp, cub_bytes, keys_in, keys_out, vals_in, vals_out, p.n, 0, p.c, stream)));
   cub_bytes = l.cub_bytes;
   RETURN_IF_ERROR(CUZK_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(
       cub_tmp, cub_bytes, keys_out, unique, at<uint32_t>(ws, l.counts), num_runs, p.n, stream)));
@@ -173,15 +256,22 @@ Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
   uint32_t* off[2] = {at<uint32_t>(ws, l.off[0]), at<uint32_t>(ws, l.off[1])};
   X* partial[2] = {at<X>(ws, l.partial[0]), at<X>(ws, l.partial[1])};
   uint32_t* tasks = at<uint32_t>(ws, l.tasks);
-  kernels::mask_counts_kernel<<<grid_for(runs + 1, 256), 256, 0, stream>>>(at<uint32_t>(ws, l.counts), unique,
-                                                                          num_runs, p.buckets, runs, cnt[0]);
+  kernels::mask_counts_kernel<<<grid_for(runs + 1, 256), 256, 0, stream>>>(at<uint32_t>(ws, l.counts), unique, num_runs,
+                                                                           p.buckets, runs, cnt[0]);
   RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
   cub_bytes = l.cub_bytes;
   RETURN_IF_ERROR(CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, cnt[0], off[0], runs + 1, stream)));
   if (mid != nullptr) RETURN_IF_ERROR(mid->record(stream));
-  X* buckets = at<X>(ws, l.buckets) + size_t(w) * p.buckets;
-  for (size_t lv = 0; lv < p.levels.size(); ++lv) {
-    const int cur = int(lv & 1), nxt = cur ^ 1;
+  X* buckets = all_buckets + size_t(w) * p.buckets;
+  int cur = 0;  // cnt[cur], off[cur]: items per run and run offsets of the
+                // current level
+  for (int k = 0; k < p.affine_rounds; ++k, cur ^= 1)
+    RETURN_IF_ERROR(
+        pair_round<C>(p, l, ws, bases, vals_out, k, cnt[cur], off[cur], cnt[cur ^ 1], off[cur ^ 1], stream));
+  const auto* affine_items =
+      p.affine_rounds > 0 ? at<ec::cuda::Affine<F>>(ws, l.affine[(p.affine_rounds - 1) & 1]) : nullptr;
+  for (size_t lv = 0; lv < p.levels.size(); ++lv, cur ^= 1) {
+    const int nxt = cur ^ 1;
     const Level& level = p.levels[lv];
     kernels::tasks_kernel<<<grid_for(runs + 1, 256), 256, 0, stream>>>(cnt[cur], runs, level.k, tasks, cnt[nxt]);
     RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
@@ -189,13 +279,16 @@ Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
     RETURN_IF_ERROR(
         CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, tasks, off[nxt], runs + 1, stream)));
     const unsigned grid = grid_for(level.tasks_bound, kThreads);
-    if (lv == 0)
-      kernels::accumulate_kernel<F, true><<<grid, kThreads, 0, stream>>>(
+    const int pl = int(lv & 1);  // partials written by this level
+    if (lv == 0 && affine_items != nullptr)
+      kernels::accumulate_kernel<F, kernels::kFromAffine><<<grid, kThreads, 0, stream>>>(
+          affine_items, nullptr, nullptr, cnt[cur], off[cur], off[nxt], runs, level.k, unique, buckets, partial[0]);
+    else if (lv == 0)
+      kernels::accumulate_kernel<F, kernels::kFromRefs><<<grid, kThreads, 0, stream>>>(
           bases, vals_out, nullptr, cnt[cur], off[cur], off[nxt], runs, level.k, unique, buckets, partial[0]);
     else
-      kernels::accumulate_kernel<F, false><<<grid, kThreads, 0, stream>>>(
-          nullptr, nullptr, partial[cur ^ 1], cnt[cur], off[cur], off[nxt], runs, level.k, unique, buckets,
-          partial[cur]);
+      kernels::accumulate_kernel<F, kernels::kFromPartials><<<grid, kThreads, 0, stream>>>(
+          nullptr, nullptr, partial[pl ^ 1], cnt[cur], off[cur], off[nxt], runs, level.k, unique, buckets, partial[pl]);
     RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
   }
   return ok_status();
@@ -203,8 +296,8 @@ Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
 
 // Reduces every window's buckets and combines the windows into *d_result.
 template <class C>
-Status reduce_windows(const Plan& p, const Layout& l, void* ws, ec::cuda::DJacobian<C>* d_result,
-                      cudaStream_t stream) {
+Status reduce_windows(const Plan& p, const Layout& l, void* ws, const ec::cuda::DXyzz<C>* all_buckets,
+                      ec::cuda::DJacobian<C>* d_result, cudaStream_t stream) {
   using F = typename ec::cuda::DeviceCurve<C>::F;
   using X = ec::cuda::Xyzz<F>;
   X* red[2] = {at<X>(ws, l.red[0]), at<X>(ws, l.red[1])};
@@ -213,12 +306,12 @@ Status reduce_windows(const Plan& p, const Layout& l, void* ws, ec::cuda::DJacob
   if (p.windows > 0) {
     const size_t groups = size_t(p.groups) * p.windows;
     kernels::bucket_groups_kernel<F><<<grid_for(groups, kThreads), kThreads, 0, stream>>>(
-        at<X>(ws, l.buckets), p.buckets, p.group_len, p.groups, uint32_t(p.windows), red[0]);
+        all_buckets, p.buckets, p.group_len, p.groups, uint32_t(p.windows), red[0]);
     RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
     for (len = p.groups; len > 1; len = (len + kSumChunk - 1) / kSumChunk, cur ^= 1) {
       const size_t outs = size_t(p.windows) * ((len + kSumChunk - 1) / kSumChunk);
-      kernels::sum_segments_kernel<F><<<grid_for(outs, kThreads), kThreads, 0, stream>>>(
-          red[cur], uint32_t(p.windows), len, kSumChunk, red[cur ^ 1]);
+      kernels::sum_segments_kernel<F><<<grid_for(outs, kThreads), kThreads, 0, stream>>>(red[cur], uint32_t(p.windows),
+                                                                                         len, kSumChunk, red[cur ^ 1]);
       RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
     }
   }
@@ -232,45 +325,137 @@ template <class C>
 size_t msm_workspace_bytes(size_t n, const MsmConfig& config) {
   detail::Plan p;
   detail::Layout l{};
-  if (!detail::make_plan(n, config, &p).ok() || !detail::make_layout<C>(p, &l).ok()) return 0;
+  if (!detail::make_plan(n, config, detail::affine_tuning<C>(), &p).ok() || !detail::make_layout<C>(p, &l).ok())
+    return 0;
   return l.total;
 }
+
+namespace detail {
+
+// Scalars to window words, then every window sorted and accumulated into
+// `buckets` (added to what they hold).
+template <class C>
+Status accumulate_windows(const Plan& p, const Layout& l, void* ws, const ec::Affine<C>* d_bases,
+                          const ff::Fr* d_scalars, ec::cuda::DXyzz<C>* buckets, cudaStream_t stream, Profiler& prof) {
+  kernels::scalar_to_words_kernel<<<grid_for(p.n, 256), 256, 0, stream>>>(
+      reinterpret_cast<const ff::cuda::Fr*>(d_scalars), p.n, at<uint32_t>(ws, l.words), offset_words(p.c, p.windows));
+  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  RETURN_IF_ERROR(prof.mark(stream));
+  for (int w = 0; w < p.windows; ++w) {
+    RETURN_IF_ERROR(run_window<C>(p, l, ws, ec::cuda::dev<C>(d_bases), buckets, w, stream, prof.next()));
+    RETURN_IF_ERROR(prof.mark(stream));
+  }
+  return ok_status();
+}
+
+inline Status check_workspace(const char* what, void* ws, size_t* bytes, size_t need) {
+  if (ws == nullptr) {
+    if (bytes == nullptr) return invalid_argument(std::string(what) + ": null workspace and null workspace_bytes");
+    *bytes = need;
+    return ok_status();
+  }
+  if (bytes != nullptr && *bytes < need)
+    return invalid_argument(std::string(what) + ": workspace of " + std::to_string(*bytes) + " bytes, need " +
+                            std::to_string(need));
+  return ok_status();
+}
+
+// The plan of a batched MSM: the window size must be fixed.
+inline Status batched_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, Plan* p) {
+  if (config.window_bits == 0) return invalid_argument("batched msm: config.window_bits must be set");
+  return make_plan(std::max<size_t>(n, 1), config, tuning, p);
+}
+
+}  // namespace detail
 
 template <class C>
 Status msm(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, size_t n, ec::Jacobian<C>* d_result,
            void* d_workspace, size_t* workspace_bytes, cudaStream_t stream, const MsmConfig& config) {
   CUZK_NVTX_RANGE("msm.cuda");
   detail::Plan p;
-  RETURN_IF_ERROR(detail::make_plan(n, config, &p));
+  RETURN_IF_ERROR(detail::make_plan(n, config, detail::affine_tuning<C>(), &p));
   detail::Layout l{};
   RETURN_IF_ERROR(detail::make_layout<C>(p, &l));
-  if (d_workspace == nullptr) {
-    if (workspace_bytes == nullptr) return invalid_argument("msm: null workspace and null workspace_bytes");
-    *workspace_bytes = l.total;
-    return ok_status();
-  }
-  if (workspace_bytes != nullptr && *workspace_bytes < l.total)
-    return invalid_argument("msm: workspace of " + std::to_string(*workspace_bytes) + " bytes, need " +
-                            std::to_string(l.total));
-  auto* result = ec::cuda::dev<C>(d_result);
-  if (n == 0) return detail::reduce_windows<C>(p, l, d_workspace, result, stream);
+  RETURN_IF_ERROR(detail::check_workspace("msm", d_workspace, workspace_bytes, l.total));
+  if (d_workspace == nullptr) return ok_status();
   using X = ec::cuda::DXyzz<C>;
+  auto* result = ec::cuda::dev<C>(d_result);
+  X* buckets = detail::at<X>(d_workspace, l.buckets);
+  if (n == 0) return detail::reduce_windows<C>(p, l, d_workspace, buckets, result, stream);
   detail::Profiler prof(config.profile);
   RETURN_IF_ERROR(prof.mark(stream));
-  RETURN_IF_ERROR(CUZK_CUDA_CHECK(
-      cudaMemsetAsync(detail::at<X>(d_workspace, l.buckets), 0, size_t(p.windows) * p.buckets * sizeof(X), stream)));
-  kernels::scalar_to_words_kernel<<<detail::grid_for(n, 256), 256, 0, stream>>>(
-      reinterpret_cast<const ff::cuda::Fr*>(d_scalars), n, detail::at<uint32_t>(d_workspace, l.words),
-      detail::offset_words(p.c, p.windows));
-  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-  RETURN_IF_ERROR(prof.mark(stream));
-  for (int w = 0; w < p.windows; ++w) {
-    RETURN_IF_ERROR(detail::run_window<C>(p, l, d_workspace, ec::cuda::dev<C>(d_bases), w, stream, prof.next()));
-    RETURN_IF_ERROR(prof.mark(stream));
-  }
-  RETURN_IF_ERROR(detail::reduce_windows<C>(p, l, d_workspace, result, stream));
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemsetAsync(buckets, 0, size_t(p.windows) * p.buckets * sizeof(X), stream)));
+  RETURN_IF_ERROR(detail::accumulate_windows<C>(p, l, d_workspace, d_bases, d_scalars, buckets, stream, prof));
+  RETURN_IF_ERROR(detail::reduce_windows<C>(p, l, d_workspace, buckets, result, stream));
   RETURN_IF_ERROR(prof.mark(stream));
   return prof.finish(p);
+}
+
+template <class C>
+int choose_affine_rounds(size_t n) {
+  MsmConfig config;
+  config.affine_rounds = -1;
+  detail::Plan p;
+  if (!detail::make_plan(n, config, detail::affine_tuning<C>(), &p).ok()) return 0;
+  return p.affine_rounds;
+}
+
+template <class C>
+size_t msm_buckets_bytes(const MsmConfig& config) {
+  detail::Plan p;
+  if (!detail::batched_plan(1, config, detail::affine_tuning<C>(), &p).ok()) return 0;
+  return size_t(p.windows) * p.buckets * sizeof(ec::cuda::DXyzz<C>);
+}
+
+template <class C>
+size_t msm_accumulate_workspace_bytes(size_t n, const MsmConfig& config) {
+  detail::Plan p;
+  detail::Layout l{};
+  if (!detail::batched_plan(n, config, detail::affine_tuning<C>(), &p).ok() ||
+      !detail::make_layout<C>(p, &l, false).ok())
+    return 0;
+  return l.total;
+}
+
+template <class C>
+Status msm_accumulate(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, size_t n, void* d_buckets,
+                      void* d_workspace, size_t workspace_bytes, cudaStream_t stream, const MsmConfig& config) {
+  CUZK_NVTX_RANGE("msm.cuda.accumulate");
+  detail::Plan p;
+  RETURN_IF_ERROR(detail::batched_plan(n, config, detail::affine_tuning<C>(), &p));
+  detail::Layout l{};
+  RETURN_IF_ERROR(detail::make_layout<C>(p, &l, false));
+  if (d_workspace == nullptr || d_buckets == nullptr) return invalid_argument("msm_accumulate: null buffer");
+  RETURN_IF_ERROR(detail::check_workspace("msm_accumulate", d_workspace, &workspace_bytes, l.total));
+  if (n == 0) return ok_status();
+  detail::Profiler prof(nullptr);
+  return detail::accumulate_windows<C>(p, l, d_workspace, d_bases, d_scalars,
+                                       static_cast<ec::cuda::DXyzz<C>*>(d_buckets), stream, prof);
+}
+
+template <class C>
+Status msm_merge_buckets(void* d_into, const void* d_from, cudaStream_t stream, const MsmConfig& config) {
+  using F = typename ec::cuda::DeviceCurve<C>::F;
+  detail::Plan p;
+  RETURN_IF_ERROR(detail::batched_plan(1, config, detail::affine_tuning<C>(), &p));
+  if (d_into == nullptr || d_from == nullptr) return invalid_argument("msm_merge_buckets: null buffer");
+  const size_t count = size_t(p.windows) * p.buckets;
+  kernels::merge_buckets_kernel<F><<<detail::grid_for(count, detail::kThreads), detail::kThreads, 0, stream>>>(
+      static_cast<ec::cuda::Xyzz<F>*>(d_into), static_cast<const ec::cuda::Xyzz<F>*>(d_from), count);
+  return CUZK_CUDA_LAUNCH_CHECK();
+}
+
+template <class C>
+Status msm_finish(const void* d_buckets, ec::Jacobian<C>* d_result, void* d_workspace, size_t workspace_bytes,
+                  cudaStream_t stream, const MsmConfig& config) {
+  detail::Plan p;
+  RETURN_IF_ERROR(detail::batched_plan(1, config, detail::affine_tuning<C>(), &p));
+  detail::Layout l{};
+  RETURN_IF_ERROR(detail::make_layout<C>(p, &l, false));
+  if (d_workspace == nullptr || d_buckets == nullptr) return invalid_argument("msm_finish: null buffer");
+  RETURN_IF_ERROR(detail::check_workspace("msm_finish", d_workspace, &workspace_bytes, l.total));
+  return detail::reduce_windows<C>(p, l, d_workspace, static_cast<const ec::cuda::DXyzz<C>*>(d_buckets),
+                                   ec::cuda::dev<C>(d_result), stream);
 }
 
 template <class C>
@@ -305,17 +490,24 @@ Status batch_add(const ec::Affine<C>* d_bases, const uint64_t* d_bitmap, size_t 
       RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
     }
   }
-  kernels::combine_windows_kernel<F><<<1, 1, 0, stream>>>(red[cur], parts > 0 ? 1 : 0, 0,
-                                                          ec::cuda::dev<C>(d_result));
+  kernels::combine_windows_kernel<F><<<1, 1, 0, stream>>>(red[cur], parts > 0 ? 1 : 0, 0, ec::cuda::dev<C>(d_result));
   return CUZK_CUDA_LAUNCH_CHECK();
 }
 
 }  // namespace cuzk::msm::cuda
 
-#define CUZK_MSM_CUDA_INSTANTIATE(C)                                                                               \
-  template size_t cuzk::msm::cuda::msm_workspace_bytes<C>(size_t, const MsmConfig&);                              \
-  template cuzk::Status cuzk::msm::cuda::msm<C>(const ec::Affine<C>*, const ff::Fr*, size_t, ec::Jacobian<C>*,     \
-                                                void*, size_t*, cudaStream_t, const MsmConfig&);                  \
-  template size_t cuzk::msm::cuda::batch_add_workspace_bytes<C>(size_t);                                          \
-  template cuzk::Status cuzk::msm::cuda::batch_add<C>(const ec::Affine<C>*, const uint64_t*, size_t,             \
-                                                      ec::Jacobian<C>*, void*, size_t*, cudaStream_t);
+#define CUZK_MSM_CUDA_INSTANTIATE(C)                                                                                   \
+  template size_t cuzk::msm::cuda::msm_workspace_bytes<C>(size_t, const MsmConfig&);                                   \
+  template cuzk::Status cuzk::msm::cuda::msm<C>(const ec::Affine<C>*, const ff::Fr*, size_t, ec::Jacobian<C>*, void*,  \
+                                                size_t*, cudaStream_t, const MsmConfig&);                              \
+  template int cuzk::msm::cuda::choose_affine_rounds<C>(size_t);                                                       \
+  template size_t cuzk::msm::cuda::msm_buckets_bytes<C>(const MsmConfig&);                                             \
+  template size_t cuzk::msm::cuda::msm_accumulate_workspace_bytes<C>(size_t, const MsmConfig&);                        \
+  template cuzk::Status cuzk::msm::cuda::msm_accumulate<C>(const ec::Affine<C>*, const ff::Fr*, size_t, void*, void*,  \
+                                                           size_t, cudaStream_t, const MsmConfig&);                    \
+  template cuzk::Status cuzk::msm::cuda::msm_merge_buckets<C>(void*, const void*, cudaStream_t, const MsmConfig&); \
+  template cuzk::Status cuzk::msm::cuda::msm_finish<C>(const void*, ec::Jacobian<C>*, void*, size_t, cudaStream_t,     \
+                                                       const MsmConfig&);                                              \
+  template size_t cuzk::msm::cuda::batch_add_workspace_bytes<C>(size_t);                                               \
+  template cuzk::Status cuzk::msm::cuda::batch_add<C>(const ec::Affine<C>*, const uint64_t*, size_t, ec::Jacobian<C>*, \
+                                                      void*, size_t*, cudaStream_t);

@@ -51,7 +51,8 @@ static __global__ void digits_kernel(const uint32_t* words, size_t n, int window
   vals[i] = uint32_t(i) | (d < 0 ? kSignBit : 0);
 }
 
-// cnt[r] = counts[r] for real runs that are not the zero-digit sentinel, else 0.
+// cnt[r] = counts[r] for real runs that are not the zero-digit sentinel, else
+// 0.
 static __global__ void mask_counts_kernel(const uint32_t* counts, const uint32_t* unique, const uint32_t* num_runs,
                                           uint32_t sentinel, uint32_t max_runs, uint32_t* cnt) {
   const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
@@ -72,7 +73,8 @@ static __global__ void tasks_kernel(const uint32_t* cnt, uint32_t max_runs, uint
 
 // Largest r with off[r] <= t (off non-decreasing, off[0] = 0).
 __device__ __forceinline__ uint32_t find_run(const uint32_t* off, uint32_t runs, uint32_t t) {
-  uint32_t lo = 0, hi = runs;  // invariant: off[lo] <= t < off[hi] (off[runs] = total > t)
+  uint32_t lo = 0,
+           hi = runs;  // invariant: off[lo] <= t < off[hi] (off[runs] = total > t)
   while (hi - lo > 1) {
     const uint32_t mid = (lo + hi) >> 1;
     if (off[mid] <= t) lo = mid; else hi = mid;
@@ -81,13 +83,16 @@ __device__ __forceinline__ uint32_t find_run(const uint32_t* off, uint32_t runs,
 }
 
 // One level of bucket accumulation. Task t sums items [start, end) of its run
-// r; a run with a single task is finished and lands in its bucket, otherwise
-// the partial sum goes to partial_out[t] for the next level.
-// kFirst: items are (index|sign) values selecting bases; else XYZZ partials.
+// r; a run with a single task is finished and is added into its bucket,
+// otherwise the partial sum goes to partial_out[t] for the next level.
+// kInput: (index|sign) values selecting bases, an affine array (`bases`, the
+// output of the pair rounds), or XYZZ partials of the previous level.
 // At least three blocks per SM: the register cap (168) costs G2 some spills but
 // its accumulation still ran 4% faster on an H200 (G1: +0.3%, at the same
 // speed with four blocks and 128 registers it was 3% slower); docs/perf.md §4.
-template <class F, bool kFirst>
+enum AccumulateInput : int { kFromRefs = 0, kFromAffine = 1, kFromPartials = 2 };
+
+template <class F, int kInput>
 static __global__ void __launch_bounds__(128, 3) accumulate_kernel(
     const Affine<F>* bases, const uint32_t* vals, const Xyzz<F>* partial_in, const uint32_t* cnt,
     const uint32_t* off, const uint32_t* task_off, uint32_t max_runs, uint32_t k, const uint32_t* unique,
@@ -98,11 +103,16 @@ static __global__ void __launch_bounds__(128, 3) accumulate_kernel(
   const uint32_t sub = t - task_off[r];
   const uint32_t begin = off[r] + sub * k;
   const uint32_t end = min(begin + k, off[r] + cnt[r]);
-  Xyzz<F> acc = Xyzz<F>::identity();
+  // The task that finishes a bucket starts from the bucket's current value
+  // (the identity for one MSM; earlier batches' sums when StreamedMsm runs
+  // several batches into one set of buckets).
+  Xyzz<F> acc = cnt[r] <= k ? buckets[unique[r]] : Xyzz<F>::identity();
   for (uint32_t i = begin; i < end; ++i) {
-    if constexpr (kFirst) {
+    if constexpr (kInput == kFromRefs) {
       const uint32_t v = vals[i];
       ec::cuda::xyzz_add_affine(acc, bases[v & ~kSignBit].neg_if((v & kSignBit) != 0));
+    } else if constexpr (kInput == kFromAffine) {
+      ec::cuda::xyzz_add_affine(acc, bases[i]);
     } else {
       acc = ec::cuda::xyzz_add(acc, partial_in[i]);
     }
@@ -111,6 +121,235 @@ static __global__ void __launch_bounds__(128, 3) accumulate_kernel(
     buckets[unique[r]] = acc;
   else
     partial_out[t] = acc;
+}
+
+// ---- Batch-affine pair rounds -------------------------------------------
+// Before the XYZZ levels, each bucket's run of points can be halved R times by
+// affine additions P + Q = (λ² − x1 − x2, λ(x1 − x3) − y1), λ = (y2 − y1)/(x2 −
+// x1), whose denominators share one inversion per round (Montgomery's trick,
+// hierarchical over threads): 6 products per addition instead of the mixed
+// XYZZ addition's 10. Round k: pair j of run r adds items 2j and 2j + 1 of the
+// run (level-k items) into item j of the run at level k + 1; an odd last item
+// is copied (`pair_leftover_kernel`). Level 0 items are the sorted
+// (index|sign) values selecting bases; later levels are affine arrays.
+
+constexpr uint32_t kPairsPerThread = 16;  // pairs (and denominators) per thread
+constexpr uint32_t kInvChunk = 8;         // elements per thread in the inversion tree
+                                          // (a short serial chain per level)
+
+// What a pair's sum needs: an affine addition (denominator x2 − x1), a
+// doubling (denominator 2y), or no inversion at all (a copy or infinity).
+enum PairKind : int { kPairAdd = 0, kPairDouble = 1, kPairTakeP = 2, kPairTakeQ = 3, kPairZero = 4 };
+
+template <class F>
+__device__ __forceinline__ int pair_kind(const Affine<F>& p, const Affine<F>& q) {
+  if (p.is_infinity()) return kPairTakeQ;
+  if (q.is_infinity()) return kPairTakeP;
+  if (p.x != q.x) return kPairAdd;
+  return p.y == q.y ? kPairDouble : kPairZero;
+}
+
+template <class F>
+__device__ __forceinline__ F pair_denominator(int kind, const Affine<F>& p, const Affine<F>& q) {
+  if (kind == kPairAdd) return q.x - p.x;
+  if (kind == kPairDouble) return p.y.dbl();
+  return F::one();
+}
+
+// Level-k items: kRefs selects (index|sign) values into `bases`.
+template <class F, bool kRefs>
+struct PairItems {
+  const Affine<F>* bases;
+  const uint32_t* vals;
+  const Affine<F>* points;
+  __device__ __forceinline__ Affine<F> load(uint32_t i) const {
+    if constexpr (kRefs) {
+      const uint32_t v = vals[i];
+      return bases[v & ~kSignBit].neg_if((v & kSignBit) != 0);
+    } else {
+      return points[i];
+    }
+  }
+  __device__ __forceinline__ F load_x(uint32_t i) const {
+    if constexpr (kRefs)
+      return bases[vals[i] & ~kSignBit].x;
+    else
+      return points[i].x;
+  }
+};
+
+// pc[r] = pairs of run r at this round, next_cnt[r] = its items at the next
+// level.
+static __global__ void pair_counts_kernel(const uint32_t* cnt, uint32_t max_runs, uint32_t* pc, uint32_t* next_cnt) {
+  const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r > max_runs) return;
+  pc[r] = cnt[r] >> 1;
+  next_cnt[r] = (cnt[r] + 1) >> 1;
+}
+
+// The forward kernel issues the next pair's loads before this pair's product
+// for Fp (G1: 2^27 −3%, the kernel waits on random gathers in round 0); for
+// Fp2 the two extra coordinates cost more registers than they save (G2 2^24
+// +1.5%).
+template <class F>
+constexpr bool kPipelinedForward = sizeof(F) == 48;
+
+// Forward half of a round: thread t takes pairs [t·K, t·K + K) (K =
+// kPairsPerThread) of the round's pair list, stores in each pair's output slot
+// the product of the earlier denominators (x coordinate, from the second pair
+// on), and the product of all its denominators in prod[t].
+template <class F, bool kRefs>
+static __global__ void __launch_bounds__(128)
+    pair_forward_kernel(PairItems<F, kRefs> items, const uint32_t* off, const uint32_t* poff, const uint32_t* next_off,
+                        uint32_t max_runs, Affine<F>* out, F* prod) {
+  const uint32_t total = poff[max_runs];
+  const uint32_t p0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPairsPerThread;
+  if (p0 >= total) return;
+  const uint32_t p1 = min(p0 + kPairsPerThread, total);
+  uint32_t r = find_run(poff, max_runs, p0);
+  uint32_t a = off[r] + 2 * (p0 - poff[r]);  // first item of pair p
+  F x1 = items.load_x(a), x2 = items.load_x(a + 1);
+  F acc;
+  for (uint32_t p = p0; p < p1; ++p) {
+    const uint32_t o = next_off[r] + (p - poff[r]);
+    uint32_t rn = r, an = a;
+    F nx1, nx2;
+    if (p + 1 < p1) {
+      while (poff[rn + 1] <= p + 1) ++rn;
+      an = off[rn] + 2 * (p + 1 - poff[rn]);
+      if constexpr (kPipelinedForward<F>) nx1 = items.load_x(an), nx2 = items.load_x(an + 1);
+    }
+    F d;
+    if (x1 != x2 && !x1.is_zero() && !x2.is_zero()) {
+      d = x2 - x1;
+    } else {
+      const Affine<F> P = items.load(a), Q = items.load(a + 1);
+      d = pair_denominator(pair_kind(P, Q), P, Q);
+    }
+    if (p == p0) {
+      acc = d;
+    } else {
+      out[o].x = acc;
+      acc = acc * d;
+    }
+    if (p + 1 < p1) {
+      if constexpr (kPipelinedForward<F>)
+        x1 = nx1, x2 = nx2;
+      else
+        x1 = items.load_x(an), x2 = items.load_x(an + 1);
+    }
+    a = an, r = rn;
+  }
+  prod[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+// Backward half: with inv[t] = 1/prod[t], walks the thread's pairs from the
+// last, recovering each pair's 1/d from the stored prefix, and writes the sums.
+template <class F, bool kRefs>
+static __global__ void __launch_bounds__(128)
+    pair_backward_kernel(PairItems<F, kRefs> items, const uint32_t* off, const uint32_t* poff, const uint32_t* next_off,
+                         uint32_t max_runs, const F* inv, Affine<F>* out) {
+  const uint32_t total = poff[max_runs];
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t p0 = t * kPairsPerThread;
+  if (p0 >= total) return;
+  const uint32_t p1 = min(p0 + kPairsPerThread, total);
+  uint32_t r = find_run(poff, max_runs, p1 - 1);
+  F acc = inv[t];
+  for (uint32_t p = p1; p-- > p0;) {
+    while (poff[r] > p) --r;
+    const uint32_t j = p - poff[r];
+    const uint32_t a = off[r] + 2 * j;
+    const uint32_t o = next_off[r] + j;
+    const Affine<F> P = items.load(a), Q = items.load(a + 1);
+    const int kind = pair_kind(P, Q);
+    F dinv = acc;
+    if (p != p0) {
+      dinv = acc * out[o].x;
+      acc = acc * pair_denominator(kind, P, Q);
+    }
+    Affine<F> s;
+    if (kind == kPairAdd || kind == kPairDouble) {
+      F num;
+      if (kind == kPairAdd) {
+        num = Q.y - P.y;
+      } else {
+        const F xx = P.x.sqr();
+        num = xx.dbl() + xx;
+      }
+      const F lambda = num * dinv;
+      s.x = lambda.sqr() - P.x - Q.x;
+      s.y = lambda * (P.x - s.x) - P.y;
+    } else if (kind == kPairTakeP) {
+      s = P;
+    } else if (kind == kPairTakeQ) {
+      s = Q;
+    } else {
+      s = Affine<F>::identity();
+    }
+    out[o] = s;
+  }
+}
+
+// The odd last item of each run moves to the next level unchanged.
+template <class F, bool kRefs>
+static __global__ void pair_leftover_kernel(PairItems<F, kRefs> items, const uint32_t* cnt, const uint32_t* off,
+                                            const uint32_t* next_off, uint32_t max_runs, Affine<F>* out) {
+  const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= max_runs || (cnt[r] & 1) == 0) return;
+  out[next_off[r] + (cnt[r] >> 1)] = items.load(off[r] + cnt[r] - 1);
+}
+
+// Elements at level `lv` of the inversion tree over prod[0 .. ceil(total/K)).
+__device__ __forceinline__ uint32_t inv_level_count(const uint32_t* total_pairs, int lv) {
+  uint32_t c = (*total_pairs + kPairsPerThread - 1) / kPairsPerThread;
+  for (int i = 0; i < lv; ++i) c = (c + kInvChunk - 1) / kInvChunk;
+  return c;
+}
+
+// Up-sweep of the inversion tree: thread u multiplies elements
+// [u·C, u·C + C) of level lv (C = kInvChunk), keeping prefix products in pre.
+template <class F>
+static __global__ void __launch_bounds__(128)
+    inv_up_kernel(const F* vals, const uint32_t* total_pairs, int lv, F* pre, F* up) {
+  const uint32_t u = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t count = inv_level_count(total_pairs, lv);
+  const uint32_t b = u * kInvChunk;
+  if (b >= count) return;
+  const uint32_t e = min(b + kInvChunk, count);
+  F acc = vals[b];
+  for (uint32_t i = b + 1; i < e; ++i) {
+    pre[i] = acc;
+    acc = acc * vals[i];
+  }
+  up[u] = acc;
+}
+
+// The root: one inversion.
+template <class F>
+static __global__ void inv_root_kernel(F* root, const uint32_t* total_pairs, int lv) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  if (inv_level_count(total_pairs, lv) == 0) return;
+  *root = root->inverse();
+}
+
+// Down-sweep: with up[u] now inverted, replaces each element of level lv by its
+// inverse.
+template <class F>
+static __global__ void __launch_bounds__(128)
+    inv_down_kernel(F* vals, const uint32_t* total_pairs, int lv, const F* pre, const F* up) {
+  const uint32_t u = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t count = inv_level_count(total_pairs, lv);
+  const uint32_t b = u * kInvChunk;
+  if (b >= count) return;
+  const uint32_t e = min(b + kInvChunk, count);
+  F acc = up[u];
+  for (uint32_t i = e - 1; i > b; --i) {
+    const F v = vals[i];
+    vals[i] = acc * pre[i];
+    acc = acc * v;
+  }
+  vals[b] = acc;
 }
 
 // Group g of window w covers buckets [g·L, (g+1)·L) of that window:
@@ -131,7 +370,8 @@ static __global__ void __launch_bounds__(128) bucket_groups_kernel(const Xyzz<F>
   out[id] = ec::cuda::xyzz_add(acc, ec::cuda::xyzz_mul_small(run, uint64_t(g) * group_len));
 }
 
-// out[s·m + t] = Σ in[s·len + t·chunk .. min(len, (t+1)·chunk)), m = ceil(len/chunk).
+// out[s·m + t] = Σ in[s·len + t·chunk .. min(len, (t+1)·chunk)), m =
+// ceil(len/chunk).
 template <class F>
 static __global__ void __launch_bounds__(128) sum_segments_kernel(const Xyzz<F>* in, uint32_t segments, uint32_t len,
                                                                   uint32_t chunk, Xyzz<F>* out) {
@@ -143,6 +383,14 @@ static __global__ void __launch_bounds__(128) sum_segments_kernel(const Xyzz<F>*
   Xyzz<F> acc = Xyzz<F>::identity();
   for (uint32_t i = begin; i < end; ++i) acc = ec::cuda::xyzz_add(acc, in[size_t(s) * len + i]);
   out[id] = acc;
+}
+
+// into[i] += from[i] (two sets of bucket sums).
+template <class F>
+static __global__ void __launch_bounds__(128) merge_buckets_kernel(Xyzz<F>* into, const Xyzz<F>* from, size_t count) {
+  const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  into[i] = ec::cuda::xyzz_add(into[i], from[i]);
 }
 
 // Horner over the window sums: Σ_w 2^(c·w)·W_w, as a Jacobian point.

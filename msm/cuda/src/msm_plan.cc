@@ -6,7 +6,8 @@
 namespace cuzk::msm::cuda {
 
 int choose_window_bits(size_t n) {
-  // Work ≈ windows·(n mixed additions + ~3 additions per bucket), windows = ceil(256/c).
+  // Work ≈ windows·(n mixed additions + ~3 additions per bucket), windows =
+  // ceil(256/c).
   int best = 4;
   double best_cost = 1e300;
   for (int c = 4; c <= 22; ++c) {
@@ -27,7 +28,15 @@ uint32_t pow2_ceil(size_t x) {
 }
 }  // namespace
 
-Status make_plan(size_t n, const MsmConfig& config, Plan* plan) {
+size_t pair_bound(size_t n, uint32_t runs, int k) { return std::min(n / 2, (n >> (k + 1)) + runs / 2 + 1); }
+
+std::vector<size_t> inv_tree_bounds(size_t pairs) {
+  std::vector<size_t> b{(pairs + kPairsPerThreadHost - 1) / kPairsPerThreadHost};
+  while (b.back() > 1) b.push_back((b.back() + kInvChunkHost - 1) / kInvChunkHost);
+  return b;
+}
+
+Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, Plan* plan) {
   if (n >= (size_t(1) << 31)) return invalid_argument("msm: n = " + std::to_string(n) + " exceeds 2^31 - 1");
   if (config.window_bits != 0 && (config.window_bits < 2 || config.window_bits > 24))
     return invalid_argument("msm: window_bits " + std::to_string(config.window_bits) + " outside [2, 24]");
@@ -43,10 +52,28 @@ Status make_plan(size_t n, const MsmConfig& config, Plan* plan) {
   if (n != 0 && p.c * p.windows == 256 && p.c < 4) ++p.windows;
   p.buckets = 1u << (p.c - 1);
   p.max_runs = uint32_t(std::min<size_t>(std::max<size_t>(n, 1), size_t(p.buckets) + 1));
+  if (config.affine_rounds < -1 || config.affine_rounds > 16)
+    return invalid_argument("msm: affine_rounds " + std::to_string(config.affine_rounds) + " outside [-1, 16]");
+  if (config.affine_rounds >= 0) {
+    p.affine_rounds = config.affine_rounds;
+  } else {
+    int lg = 0;
+    while (lg < 31 && (size_t(1) << (lg + 1)) <= n) ++lg;  // floor(log2 n)
+    p.affine_rounds = tuning.for_lg(lg);
+  }
+  if (n < 2) p.affine_rounds = 0;
+  size_t items = n, longest = n;
+  if (p.affine_rounds > 0) {
+    p.pair_threads = (pair_bound(n, p.max_runs, 0) + kPairsPerThreadHost - 1) / kPairsPerThreadHost;
+    p.inv_bounds = inv_tree_bounds(pair_bound(n, p.max_runs, 0));
+    p.affine_items[0] = std::min(n, n / 2 + p.max_runs);
+    p.affine_items[1] = p.affine_rounds >= 2 ? std::min(n, n / 4 + p.max_runs) : 0;
+    items = std::min(n, (n >> p.affine_rounds) + p.max_runs);
+    longest = (n + (size_t(1) << p.affine_rounds) - 1) >> p.affine_rounds;
+  }
   const uint32_t k0 = config.points_per_task
                           ? uint32_t(config.points_per_task)
-                          : std::clamp<uint32_t>(pow2_ceil((n + p.buckets - 1) / p.buckets), 8, 256);
-  size_t items = n, longest = n;
+                          : std::clamp<uint32_t>(pow2_ceil((items + p.buckets - 1) / p.buckets), 8, 256);
   for (uint32_t k = k0; n > 0; k = kPartialsPerTask) {
     const size_t bound = std::min(items, items / k + p.max_runs) + 1;
     p.levels.push_back({k, bound});

@@ -2,17 +2,27 @@
 // accumulation levels (internal to msm/cuda).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "cuzk/base/status.h"
+#include "cuzk/ec/curves.h"
 #include "cuzk/msm/cuda/msm.h"
 
 namespace cuzk::msm::cuda::detail {
 
-constexpr uint32_t kPartialsPerTask = 16;  // task size of the levels after the first
-constexpr uint32_t kGroupLen = 32;         // buckets per running-sum group
+constexpr uint32_t kPartialsPerTask = 16;     // task size of the levels after the first
+constexpr uint32_t kGroupLen = 32;            // buckets per running-sum group
+constexpr uint32_t kPairsPerThreadHost = 16;  // = kernels::kPairsPerThread
+constexpr uint32_t kInvChunkHost = 8;         // = kernels::kInvChunk
+
+// Pairs in round k of n points over `runs` runs: at most half the items, and
+// round k's items are at most n/2^k + runs.
+size_t pair_bound(size_t n, uint32_t runs, int k);
+// Elements per level of the inversion tree over ceil(pairs/K) thread products.
+std::vector<size_t> inv_tree_bounds(size_t pairs);
 
 struct Level {
   uint32_t k = 0;          // items per task
@@ -22,13 +32,42 @@ struct Level {
 struct Plan {
   size_t n = 0;
   int c = 0, windows = 0;
-  uint32_t buckets = 0;   // per window: 2^(c−1)
-  uint32_t max_runs = 0;  // RLE runs per window, zero-digit sentinel included
+  uint32_t buckets = 0;             // per window: 2^(c−1)
+  uint32_t max_runs = 0;            // RLE runs per window, zero-digit sentinel included
+  int affine_rounds = 0;            // batch-affine pair rounds before the levels
+  size_t pair_threads = 0;          // threads of round 0's pair kernels (bound)
+  std::vector<size_t> inv_bounds;   // round 0's inversion tree: elements per level (last = 1)
+  size_t affine_items[2] = {0, 0};  // affine item buffers (levels 1, 3, … and 2, 4, …)
   std::vector<Level> levels;
   uint32_t group_len = 0, groups = 0;  // bucket-reduction groups per window
 };
 
+// When MsmConfig::affine_rounds is −1: rounds[i] batch-affine rounds for
+// n ≥ 2^(first_lg + i) (the last entry for all larger n), none below first_lg.
+// Each round has a fixed cost — the serial inversion at the root of its tree,
+// ≈ 0.7 ms on an H200 — that small MSMs do not earn back. Measured per curve
+// on an H200: docs/perf.md §4.
+struct AffineTuning {
+  int first_lg = 0;
+  int rounds[4] = {0, 0, 0, 0};
+  int count = 0;
+  constexpr int for_lg(int lg) const {
+    if (count == 0 || lg < first_lg) return 0;
+    return rounds[std::min(lg - first_lg, count - 1)];
+  }
+};
+template <class C>
+constexpr AffineTuning affine_tuning();
+template <>
+constexpr AffineTuning affine_tuning<ec::G1Curve>() {
+  return {25, {2, 2, 3}, 3};
+}
+template <>
+constexpr AffineTuning affine_tuning<ec::G2Curve>() {
+  return {21, {1, 2, 2, 3}, 4};
+}
+
 // Errors: INVALID_ARGUMENT for n >= 2^31 or a config outside its ranges.
-Status make_plan(size_t n, const MsmConfig& config, Plan* plan);
+Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, Plan* plan);
 
 }  // namespace cuzk::msm::cuda::detail

@@ -19,12 +19,18 @@ StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConf
   // One window size for every batch, so that the workspace sized for a full
   // batch also fits the shorter last one.
   if (m.config_.window_bits == 0) m.config_.window_bits = choose_window_bits(batch_size);
-  size_t ws_bytes = 0;
-  RETURN_IF_ERROR(msm<C>(nullptr, nullptr, batch_size, nullptr, nullptr, &ws_bytes, nullptr, m.config_));
+  // Likewise one number of affine rounds (the workspace grows with n only at a
+  // fixed count).
+  if (m.config_.affine_rounds < 0) m.config_.affine_rounds = choose_affine_rounds<C>(batch_size);
+  size_t ws_bytes = msm_accumulate_workspace_bytes<C>(batch_size, m.config_);
+  if (ws_bytes == 0)
+    return invalid_argument("StreamedMsm: invalid config for batches of " + std::to_string(batch_size));
   ws_bytes = std::max(ws_bytes, batch_add_workspace_bytes<C>(batch_size));
   for (Slot& s : m.slots_) {
     ASSIGN_OR_RETURN(s.stream, gpu::Stream::create());
     ASSIGN_OR_RETURN(s.done, gpu::Event::create(false));
+    ASSIGN_OR_RETURN(s.accumulated, gpu::Event::create(false));
+    ASSIGN_OR_RETURN(s.buckets, gpu::DeviceBuffer<uint8_t>::allocate(msm_buckets_bytes<C>(m.config_)));
     ASSIGN_OR_RETURN(s.bases, gpu::DeviceBuffer<ec::Affine<C>>::allocate(batch_size));
     ASSIGN_OR_RETURN(s.scalars, gpu::DeviceBuffer<ff::Fr>::allocate(batch_size));
     ASSIGN_OR_RETURN(s.bitmap, gpu::DeviceBuffer<uint64_t>::allocate((batch_size + 63) / 64));
@@ -41,8 +47,9 @@ typename StreamedMsm<C>::Plan StreamedMsm<C>::plan(bool bases_on_device) const {
 }
 
 template <class C>
-Status StreamedMsm<C>::launch_batch(size_t begin, size_t len, int slot, const ec::Affine<C>* bases,
-                                    const ff::Fr* scalars, bool bases_on_device, bool scalars_on_device) {
+Status StreamedMsm<C>::launch_batch(size_t i, size_t count, size_t begin, size_t len, int slot,
+                                    const ec::Affine<C>* bases, const ff::Fr* scalars, bool bases_on_device,
+                                    bool scalars_on_device) {
   Slot& s = slots_[size_t(slot)];
   const ec::Affine<C>* d_bases = bases + begin;
   const ff::Fr* d_scalars = scalars + begin;
@@ -54,28 +61,46 @@ Status StreamedMsm<C>::launch_batch(size_t begin, size_t len, int slot, const ec
     RETURN_IF_ERROR(s.scalars.upload(scalars + begin, len, s.stream.get()));
     d_scalars = s.scalars.data();
   }
-  size_t ws_bytes = s.workspace.bytes();
-  RETURN_IF_ERROR(msm<C>(d_bases, d_scalars, len, s.result.data(), s.workspace.data(), &ws_bytes, s.stream.get(),
-                         config_));
-  RETURN_IF_ERROR(s.result.download(s.host_result.data(), 1, s.stream.get()));
+  if (i < 2) RETURN_IF_ERROR(s.buckets.fill_bytes(0, s.stream.get()));  // this slot's first batch
+  RETURN_IF_ERROR(msm_accumulate<C>(d_bases, d_scalars, len, s.buckets.data(), s.workspace.data(),
+                                    s.workspace.bytes(), s.stream.get(), config_));
+  RETURN_IF_ERROR(s.accumulated.record(s.stream));
+  if (i + 1 == count) {
+    if (count > 1) {
+      const Slot& other = slots_[size_t(slot ^ 1)];
+      RETURN_IF_ERROR(s.stream.wait(other.accumulated));
+      RETURN_IF_ERROR(msm_merge_buckets<C>(s.buckets.data(), other.buckets.data(), s.stream.get(), config_));
+    }
+    RETURN_IF_ERROR(msm_finish<C>(s.buckets.data(), s.result.data(), s.workspace.data(), s.workspace.bytes(),
+                                  s.stream.get(), config_));
+    RETURN_IF_ERROR(s.result.download(s.host_result.data(), 1, s.stream.get()));
+  }
   return s.done.record(s.stream);
 }
 
 template <class C>
-Status StreamedMsm<C>::collect(int slot, ec::Jacobian<C>* acc) {
+Status StreamedMsm<C>::collect(int slot, bool add, ec::Jacobian<C>* acc) {
   Slot& sl = slots_[size_t(slot)];
   RETURN_IF_ERROR(sl.done.synchronize());
-  *acc += sl.host_result[0];
+  if (add)
+    *acc += sl.host_result[0];
+  else
+    *acc = sl.host_result[0];
   return ok_status();
 }
 
 template <class C>
-StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run_plan(const Plan& p, size_t n,
-                                                   const std::function<Status(size_t, size_t, int)>& launch) {
+StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run_plan(const Plan& p, size_t n, bool sum_batches,
+                                                   const std::function<Status(size_t, size_t, size_t, int)>& launch) {
   ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
+  const size_t count = p.count(n);
   Status s = gpu::run_deferred_batches(
-      p.count(n), [&](size_t i, int slot) { return launch(p.begin(i), p.len(i, n), slot); },
-      [&](size_t, int slot) { return collect(slot, &acc); });
+      count, [&](size_t i, int slot) { return launch(i, p.begin(i), p.len(i, n), slot); },
+      [&](size_t i, int slot) {
+        if (sum_batches) return collect(slot, true, &acc);
+        // run(): only the last batch carries a result.
+        return i + 1 == count ? collect(slot, false, &acc) : slots_[size_t(slot)].done.synchronize();
+      });
   if (!s.ok()) {
     // Leave no batch running on buffers we own before reporting.
     for (Slot& sl : slots_) sl.stream.synchronize().ignore();
@@ -89,8 +114,10 @@ StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run(const ec::Affine<C>* bases, const 
   CUZK_NVTX_RANGE("msm.cuda.streamed");
   const bool bases_on_device = gpu::is_device_pointer(bases);
   const bool scalars_on_device = gpu::is_device_pointer(scalars);
-  return run_plan(plan(bases_on_device), n, [&](size_t begin, size_t len, int slot) {
-    return launch_batch(begin, len, slot, bases, scalars, bases_on_device, scalars_on_device);
+  const Plan p = plan(bases_on_device);
+  const size_t count = p.count(n);
+  return run_plan(p, n, false, [&](size_t i, size_t begin, size_t len, int slot) {
+    return launch_batch(i, count, begin, len, slot, bases, scalars, bases_on_device, scalars_on_device);
   });
 }
 
@@ -110,15 +137,13 @@ Status StreamedMsm<C>::launch_batch_add(size_t begin, size_t len, int slot, cons
     d_bitmap = s.bitmap.data();
   }
   size_t ws_bytes = s.workspace.bytes();
-  RETURN_IF_ERROR(
-      batch_add<C>(d_bases, d_bitmap, len, s.result.data(), s.workspace.data(), &ws_bytes, s.stream.get()));
+  RETURN_IF_ERROR(batch_add<C>(d_bases, d_bitmap, len, s.result.data(), s.workspace.data(), &ws_bytes, s.stream.get()));
   RETURN_IF_ERROR(s.result.download(s.host_result.data(), 1, s.stream.get()));
   return s.done.record(s.stream);
 }
 
 template <class C>
-StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run_batch_add(const ec::Affine<C>* bases, const uint64_t* bitmap,
-                                                        size_t n) {
+StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run_batch_add(const ec::Affine<C>* bases, const uint64_t* bitmap, size_t n) {
   CUZK_NVTX_RANGE("msm.cuda.streamed_batch_add");
   if (batch_size_ < 64)
     return invalid_argument("StreamedMsm::run_batch_add: batch size " + std::to_string(batch_size_) +
@@ -128,7 +153,7 @@ StatusOr<ec::Jacobian<C>> StreamedMsm<C>::run_batch_add(const ec::Affine<C>* bas
   Plan p = plan(bases_on_device);
   p.size = p.size / 64 * 64;
   p.first = std::max<size_t>(64, p.first / 64 * 64);
-  return run_plan(p, n, [&](size_t begin, size_t len, int slot) {
+  return run_plan(p, n, true, [&](size_t, size_t begin, size_t len, int slot) {
     return launch_batch_add(begin, len, slot, bases, bitmap, bases_on_device, bitmap_on_device);
   });
 }

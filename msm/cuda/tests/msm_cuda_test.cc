@@ -4,7 +4,9 @@
 // (Σ k_i)·A + (Σ i·k_i)·H (two CPU scalar multiplications). Edge cases: empty
 // input, zero scalars, 1 and r−1, repeated bases, infinity among bases, equal
 // scalars (one bucket per window), tiny task sizes (many levels), sizes that
-// are not powers of two, several window sizes. Skips without a GPU.
+// are not powers of two, several window sizes, with and without batch-affine
+// rounds (and their doubling / cancellation / infinity cases). Skips without a
+// GPU.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -66,9 +68,9 @@ class DeviceMsmTest : public ::testing::Test {
     return r;
   }
 
-  // Bases A + i·H (device generator, itself checked against the CPU in ec_cuda_test).
-  // progression() from fresh random A and H, with the point at infinity at
-  // index inf_at.
+  // Bases A + i·H (device generator, itself checked against the CPU in
+  // ec_cuda_test). progression() from fresh random A and H, with the point at
+  // infinity at index inf_at.
   std::vector<Affine<C>> progression_with_infinity(TestRng& rng, size_t n, size_t inf_at) {
     std::vector<Affine<C>> bases = progression(n, random_point<C>(rng), random_point<C>(rng));
     bases[inf_at] = Affine<C>::identity();
@@ -140,14 +142,53 @@ TYPED_TEST(DeviceMsmTest, SmallSizesAndEdgeCasesMatchNaive) {
     std::vector<Affine<C>> b(bases.begin(), bases.begin() + long(n));
     std::vector<Fr> s(scalars.begin(), scalars.begin() + long(n));
     const Jacobian<C> want = naive_msm(b, s);
-    for (int c : {0, 2, 3, 4, 5, 13}) {
-      MsmConfig cfg{c, 0};
-      ASSERT_TRUE(this->device_msm(b, s, cfg) == want) << "n=" << n << " c=" << c;
-    }
+    for (int c : {0, 2, 3, 4, 5, 13})
+      for (int rounds : {-1, 0, 1, 16}) {
+        MsmConfig cfg{c, 0, rounds};
+        ASSERT_TRUE(this->device_msm(b, s, cfg) == want) << "n=" << n << " c=" << c << " affine_rounds=" << rounds;
+      }
     ASSERT_TRUE(this->device_msm(b, s, MsmConfig{4, 2}) == want) << "n=" << n << " K=2";
   }
   std::vector<Fr> zeros(150, Fr::zero());
   EXPECT_TRUE(this->device_msm(bases, zeros).is_infinity());
+}
+
+// The batch-affine rounds' special cases: equal scalars put every point of a
+// window into one bucket, so the rounds add P + P (doubling), P + (−P)
+// (infinity), infinity + Q and infinity + infinity, over many rounds.
+TYPED_TEST(DeviceMsmTest, AffineRoundsSpecialCasesMatchNaive) {
+  using C = TypeParam;
+  TestRng rng(fresh_seed());
+  const Affine<C> b = random_point<C>(rng), other = random_point<C>(rng);
+  const Affine<C> neg_b{b.x, -b.y};
+  for (int pattern = 0; pattern < 3; ++pattern) {
+    std::vector<Affine<C>> bases;
+    std::vector<Fr> scalars;
+    const Fr k = Fr::random(rng);
+    for (size_t i = 0; i < 301; ++i) {
+      switch (pattern) {
+        case 0:  // B, B, −B, ∞, other, ...
+          bases.push_back(i % 5 == 0 || i % 5 == 1 ? b
+                          : i % 5 == 2             ? neg_b
+                          : i % 5 == 3             ? Affine<C>::identity()
+                                                   : other);
+          break;
+        case 1:  // B, −B alternating: every pair cancels
+          bases.push_back(i % 2 == 0 ? b : neg_b);
+          break;
+        default:  // random points among repeated ones
+          bases.push_back(rng() % 3 == 0 ? b : rng() % 2 == 0 ? neg_b : random_point<C>(rng));
+      }
+      scalars.push_back(pattern == 2 && rng() % 4 == 0 ? -k : (i % 11 == 10 ? Fr::zero() : k));
+    }
+    const Jacobian<C> want = naive_msm(bases, scalars);
+    for (int c : {0, 3, 8})
+      for (int rounds : {1, 2, 5, 16}) {
+        MsmConfig cfg{c, 0, rounds};
+        ASSERT_TRUE(this->device_msm(bases, scalars, cfg) == want)
+            << "pattern=" << pattern << " c=" << c << " affine_rounds=" << rounds;
+      }
+  }
 }
 
 TYPED_TEST(DeviceMsmTest, LargeSizesMatchProgressionIdentity) {
@@ -161,11 +202,16 @@ TYPED_TEST(DeviceMsmTest, LargeSizesMatchProgressionIdentity) {
     std::vector<Fr> s(n);
     for (auto& x : s) x = Fr::random(rng);
     ASSERT_TRUE(this->device_msm(b, s) == progression_msm(a, h, s)) << "random scalars n=" << n;
-    // Skewed: equal scalars fill one bucket per window (multi-level path), with zeros mixed in.
+    // Skewed: equal scalars fill one bucket per window (multi-level path), with
+    // zeros mixed in.
     const Fr k = Fr::random(rng);
     for (size_t i = 0; i < n; ++i) s[i] = (i % 5 == 0) ? Fr::zero() : k;
     ASSERT_TRUE(this->device_msm(b, s) == progression_msm(a, h, s)) << "equal scalars n=" << n;
     ASSERT_TRUE(this->device_msm(b, s, MsmConfig{9, 3}) == progression_msm(a, h, s)) << "K=3 n=" << n;
+    ASSERT_TRUE(this->device_msm(b, s, MsmConfig{0, 0, 16}) == progression_msm(a, h, s)) << "16 rounds n=" << n;
+    for (auto& x : s) x = Fr::random(rng);
+    ASSERT_TRUE(this->device_msm(b, s, MsmConfig{0, 0, 0}) == progression_msm(a, h, s)) << "no rounds n=" << n;
+    ASSERT_TRUE(this->device_msm(b, s, MsmConfig{0, 0, 6}) == progression_msm(a, h, s)) << "6 rounds n=" << n;
   }
 }
 
@@ -200,6 +246,26 @@ TYPED_TEST(DeviceMsmTest, BatchAddMatchesCpu) {
 
 // 0, 1, 2 and many batches; bases in pinned and in pageable host memory,
 // scalars on the host and on the device.
+// The batch plan (host logic, no GPU needed): batches tile [0, n) in order,
+// a first batch of `first` points (at most `size`), then batches of `size`.
+TEST(StreamedPlan, FirstBatchThenFullBatches) {
+  using P = StreamedMsm<ec::G1Curve>::Plan;
+  for (P p : {P{8, 64}, P{64, 64}, P{1, 5}, P{3, 100}, P{100, 3}}) {
+    for (size_t n : {size_t(0), size_t(1), size_t(7), size_t(8), size_t(9), size_t(64), size_t(1000), size_t(4097)}) {
+      const size_t count = p.count(n);
+      size_t at = 0;
+      for (size_t i = 0; i < count; ++i) {
+        const size_t want = i == 0 ? std::min(p.first, p.size) : p.size;
+        ASSERT_EQ(p.begin(i), at) << "first=" << p.first << " size=" << p.size << " n=" << n << " i=" << i;
+        ASSERT_EQ(p.len(i, n), std::min(want, n - at)) << "n=" << n << " i=" << i;
+        ASSERT_GT(p.len(i, n), 0u) << "first=" << p.first << " size=" << p.size << " n=" << n << " i=" << i;
+        at += p.len(i, n);
+      }
+      EXPECT_EQ(at, n) << "first=" << p.first << " size=" << p.size;
+    }
+  }
+}
+
 TYPED_TEST(DeviceMsmTest, StreamedMatchesResident) {
   using C = TypeParam;
   TestRng rng(fresh_seed());
@@ -215,18 +281,20 @@ TYPED_TEST(DeviceMsmTest, StreamedMatchesResident) {
   ASSERT_TRUE(dscalars->upload(scalars.data(), n, this->stream_.get()).ok());
   ASSERT_TRUE(this->stream_.synchronize().ok());
   const Jacobian<C> want = progression_msm(a, h, scalars);
-  for (size_t batch : {size_t(5000), size_t(2500), size_t(4999), size_t(777), size_t(100000)}) {
-    auto m = StreamedMsm<C>::create(batch);
-    ASSERT_TRUE(m.ok()) << m.status().to_string();
-    auto r0 = m->run(pinned->data(), scalars.data(), 0);
-    ASSERT_TRUE(r0.ok() && r0->is_infinity()) << "zero batches";
-    auto r1 = m->run(pinned->data(), scalars.data(), n);
-    ASSERT_TRUE(r1.ok()) << r1.status().to_string();
-    EXPECT_TRUE(*r1 == want) << "batch " << batch << " (" << m->batches_for(n) << " batches)";
-    auto r2 = m->run(bases.data(), dscalars->data(), n);
-    ASSERT_TRUE(r2.ok()) << r2.status().to_string();
-    EXPECT_TRUE(*r2 == want) << "pageable bases, device scalars, batch " << batch;
-  }
+  for (size_t batch : {size_t(5000), size_t(2500), size_t(4999), size_t(777), size_t(100000)})
+    for (int rounds : {-1, 2}) {
+      auto m = StreamedMsm<C>::create(batch, MsmConfig{0, 0, rounds});
+      ASSERT_TRUE(m.ok()) << m.status().to_string();
+      auto r0 = m->run(pinned->data(), scalars.data(), 0);
+      ASSERT_TRUE(r0.ok() && r0->is_infinity()) << "zero batches";
+      auto r1 = m->run(pinned->data(), scalars.data(), n);
+      ASSERT_TRUE(r1.ok()) << r1.status().to_string();
+      EXPECT_TRUE(*r1 == want) << "batch " << batch << " (" << m->batches_for(n) << " batches), affine_rounds "
+                               << rounds;
+      auto r2 = m->run(bases.data(), dscalars->data(), n);
+      ASSERT_TRUE(r2.ok()) << r2.status().to_string();
+      EXPECT_TRUE(*r2 == want) << "pageable bases, device scalars, batch " << batch << " affine_rounds " << rounds;
+    }
 }
 
 // The batch addition with streamed bases: 0, 1, 2 and many batches (batch

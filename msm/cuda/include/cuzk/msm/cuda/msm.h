@@ -5,20 +5,23 @@
 // Algorithm (Pippenger with signed digits, sort-based buckets):
 //   * scalars (Montgomery Fr) -> canonical, plus H = Σ_w 2^(c·w + c−1), so that
 //     every c-bit window of k + H minus 2^(c−1) is the signed digit
-//     d_w ∈ [−2^(c−1), 2^(c−1)) and k = Σ_w d_w·2^(c·w) (ceil(256/c) windows, one
-//     more for c = 2);
+//     d_w ∈ [−2^(c−1), 2^(c−1)) and k = Σ_w d_w·2^(c·w) (ceil(256/c) windows,
+//     one more for c = 2);
 //   * per window: (|d|−1, index|sign) pairs are radix-sorted by bucket (CUB),
-//     run-length encoded, and each bucket is summed by tasks of at most K
-//     points (XYZZ mixed additions, 8M + 2S); buckets with more than K points
-//     are finished by further levels that add the partial sums (12M + 2S)
-//     K at a time, so skewed scalars (all equal, many zeros) stay parallel;
+//     run-length encoded; R batch-affine rounds halve every bucket's run
+//     (pairs added in affine coordinates, all denominators of a round
+//     inverted together: ≈ 6 products per addition); then each bucket is summed
+//     by tasks of at most K points (XYZZ mixed additions, 8M + 2S); buckets
+//     with more than K points are finished by further levels that add the
+//     partial sums (12M + 2S) K at a time, so skewed scalars (all equal, many
+//     zeros) stay parallel;
 //   * bucket reduction Σ_k k·S_k by running sums over groups of 32 buckets,
 //     each group lifted by its offset with a small double-and-add; group and
 //     window sums are tree-reduced; windows are combined by Horner (c
 //     doublings each). Everything runs on the device; zero digits, zero
 //     scalars and points at infinity contribute nothing.
-// Cost: ≈ ceil(256/c)·n mixed additions plus ceil(256/c)·2^(c−1)·(~3 additions);
-// c is chosen to minimise that (c = 22 at n = 2^27).
+// Cost: ≈ ceil(256/c)·n mixed additions plus ceil(256/c)·2^(c−1)·(~3
+// additions); c is chosen to minimise that (c = 22 at n = 2^27).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -44,17 +47,24 @@ struct MsmProfile {
   float sort_ms = 0;        // digits, radix sort, run-length encoding, scans (all windows)
   float accumulate_ms = 0;  // bucket accumulation levels (all windows)
   float reduce_ms = 0;      // bucket reduction and window combination
-  int window_bits = 0, windows = 0, levels = 0;
+  int window_bits = 0, windows = 0, levels = 0, affine_rounds = 0;
 };
 
 struct MsmConfig {
   int window_bits = 0;      // 0: chosen from n; otherwise 2 .. 24
   int points_per_task = 0;  // 0: chosen from n; otherwise ≥ 2 (level-0 task size K)
+  // Batch-affine pair rounds before the XYZZ levels (each halves every
+  // bucket's run with affine additions sharing one inversion): −1 chooses
+  // from n, 0 turns them off, otherwise 1 .. 16.
+  int affine_rounds = -1;
   MsmProfile* profile = nullptr;
 };
 
 // The window size msm() uses for n points.
 int choose_window_bits(size_t n);
+// The number of batch-affine rounds msm() uses for n points (affine_rounds −1).
+template <class C>
+int choose_affine_rounds(size_t n);
 
 // Bytes of device workspace msm() needs for n points.
 template <class C>
@@ -70,6 +80,29 @@ template <class C>
 Status msm(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, size_t n, ec::Jacobian<C>* d_result,
            void* d_workspace, size_t* workspace_bytes, cudaStream_t stream, const MsmConfig& config = {});
 
+// Batched MSM (what StreamedMsm runs): bucket sums that persist across calls.
+// config.window_bits must be set, and be the same for every call on one set
+// of buckets. msm_buckets_bytes() bytes of device memory hold every window's
+// bucket sums; the caller zeroes them before the first batch. msm_accumulate()
+// adds Σ d_scalars[i]·d_bases[i] over one batch into them on `stream` (calls
+// that share buckets must not run concurrently: order them with events);
+// msm_merge_buckets() adds one set of buckets into another (12M + 2S per
+// bucket); msm_finish() reduces the buckets into *d_result. Both take a workspace of
+// msm_accumulate_workspace_bytes(n) bytes (n: the largest batch).
+// Errors: INVALID_ARGUMENT (window_bits 0, null buffer, workspace too small).
+template <class C>
+size_t msm_buckets_bytes(const MsmConfig& config);
+template <class C>
+size_t msm_accumulate_workspace_bytes(size_t n, const MsmConfig& config);
+template <class C>
+Status msm_accumulate(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, size_t n, void* d_buckets,
+                      void* d_workspace, size_t workspace_bytes, cudaStream_t stream, const MsmConfig& config);
+template <class C>
+Status msm_merge_buckets(void* d_into, const void* d_from, cudaStream_t stream, const MsmConfig& config);
+template <class C>
+Status msm_finish(const void* d_buckets, ec::Jacobian<C>* d_result, void* d_workspace, size_t workspace_bytes,
+                  cudaStream_t stream, const MsmConfig& config);
+
 // Bytes of device workspace batch_add() needs for n points.
 template <class C>
 size_t batch_add_workspace_bytes(size_t n);
@@ -83,11 +116,16 @@ Status batch_add(const ec::Affine<C>* d_bases, const uint64_t* d_bitmap, size_t 
 
 // MSM over bases (and scalars) that live in host memory — pinned for full PCIe
 // speed — or on the device, in batches of batch_size points over two slots:
-// batch i is uploaded and reduced on stream i&1 and its partial result copied
-// into pinned host buffer i&1; the host waits for batch i−1 in iteration i
-// (after batch i is queued) and for the last batch after the loop only when
-// there was at least one (gpu/batch_pipeline.h). Owns its streams and
-// buffers; one run() at a time.
+// batch i is uploaded and accumulated on stream i&1; the host waits for batch
+// i−1 in iteration i (after batch i is queued) and for the last batch after
+// the loop only when there was at least one (gpu/batch_pipeline.h). In run()
+// each slot adds its batches into its own bucket sums (msm_accumulate), so the
+// slots never wait for each other; after the last batch its slot adds the other
+// slot's buckets into its own and reduces them once, and copies the result
+// into its pinned host buffer (a reduction per batch cost 42 ms each at c = 22
+// on an H200; the merge costs less than half of one: docs/perf.md §4).
+// run_batch_add() copies each batch's partial sum into pinned host buffer i&1
+// and the host adds them. Owns its streams and buffers; one run() at a time.
 template <class C>
 class StreamedMsm {
  public:
@@ -99,12 +137,14 @@ class StreamedMsm {
   // How n points are cut into batches. With the bases in host memory the
   // first batch is a quarter of a batch: its upload is the one nothing
   // overlaps, and a short first batch starts the device sooner (G1 2^27 in
-  // batches of 2^26 on an H200: docs/perf.md §4). Then full batches.
+  // batches of 2^26 on an H200: docs/perf.md §4; an eighth, three eighths and
+  // a doubling ramp measured equal or slower). Then full batches.
   struct Plan {
     size_t first = 0, size = 0;
-    size_t count(size_t n) const { return n == 0 ? 0 : n <= first ? 1 : 1 + (n - first + size - 1) / size; }
-    size_t begin(size_t i) const { return i == 0 ? 0 : first + (i - 1) * size; }
-    size_t len(size_t i, size_t n) const { return std::min(i == 0 ? first : size, n - begin(i)); }
+    size_t batch(size_t i) const { return i == 0 ? std::min(first, size) : size; }
+    size_t count(size_t n) const { return n == 0 ? 0 : n <= batch(0) ? 1 : 1 + (n - batch(0) + size - 1) / size; }
+    size_t begin(size_t i) const { return i == 0 ? 0 : batch(0) + (i - 1) * size; }
+    size_t len(size_t i, size_t n) const { return std::min(batch(i), n - begin(i)); }
   };
   Plan plan(bool bases_on_device) const;
   size_t batches_for(size_t n, bool bases_on_device = false) const { return plan(bases_on_device).count(n); }
@@ -121,6 +161,8 @@ class StreamedMsm {
   struct Slot {
     gpu::Stream stream;
     gpu::Event done;
+    gpu::Event accumulated;           // this slot's last msm_accumulate has finished
+    gpu::DeviceBuffer<uint8_t> buckets;  // run(): this slot's bucket sums
     gpu::DeviceBuffer<ec::Affine<C>> bases;
     gpu::DeviceBuffer<ff::Fr> scalars;
     gpu::DeviceBuffer<uint64_t> bitmap;
@@ -129,16 +171,18 @@ class StreamedMsm {
     gpu::PinnedBuffer<ec::Jacobian<C>> host_result;
   };
   StreamedMsm() = default;
-  Status launch_batch(size_t begin, size_t len, int slot, const ec::Affine<C>* bases, const ff::Fr* scalars,
+  Status launch_batch(size_t i, size_t count, size_t begin, size_t len, int slot, const ec::Affine<C>* bases, const ff::Fr* scalars,
                       bool bases_on_device, bool scalars_on_device);
   Status launch_batch_add(size_t begin, size_t len, int slot, const ec::Affine<C>* bases, const uint64_t* bitmap,
                           bool bases_on_device, bool bitmap_on_device);
-  // Waits for `slot`'s batch and adds its result into *acc.
-  Status collect(int slot, ec::Jacobian<C>* acc);
-  // The batches of p over n points through run_deferred_batches, launch(begin,
-  // len, slot) queueing one; the sum of their results (identity for n == 0).
-  StatusOr<ec::Jacobian<C>> run_plan(const Plan& p, size_t n,
-                                     const std::function<Status(size_t, size_t, int)>& launch);
+  // Waits for `slot`'s batch; with `add`, adds its result into *acc, else
+  // (the last batch of run()) stores it there.
+  Status collect(int slot, bool add, ec::Jacobian<C>* acc);
+  // The batches of p over n points through run_deferred_batches, launch(i,
+  // begin, len, slot) queueing batch i; the sum of their results (sum_batches) or the
+  // last batch's result (identity for n == 0).
+  StatusOr<ec::Jacobian<C>> run_plan(const Plan& p, size_t n, bool sum_batches,
+                                     const std::function<Status(size_t, size_t, size_t, int)>& launch);
 
   size_t batch_size_ = 0;
   MsmConfig config_;
