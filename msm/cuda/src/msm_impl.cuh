@@ -470,12 +470,8 @@ Status batch_add(const ec::Affine<C>* d_bases, const uint64_t* d_bitmap, size_t 
   using F = typename ec::cuda::DeviceCurve<C>::F;
   using X = ec::cuda::Xyzz<F>;
   const size_t need = batch_add_workspace_bytes<C>(n);
-  if (d_workspace == nullptr) {
-    if (workspace_bytes == nullptr) return invalid_argument("batch_add: null workspace and null workspace_bytes");
-    *workspace_bytes = need;
-    return ok_status();
-  }
-  if (workspace_bytes != nullptr && *workspace_bytes < need) return invalid_argument("batch_add: workspace too small");
+  RETURN_IF_ERROR(detail::check_workspace("batch_add", d_workspace, workspace_bytes, need));
+  if (d_workspace == nullptr) return ok_status();
   const size_t parts = (n + detail::kBitmapChunk - 1) / detail::kBitmapChunk;
   X* red[2] = {static_cast<X*>(d_workspace), detail::at<X>(d_workspace, need / 2)};
   int cur = 0;

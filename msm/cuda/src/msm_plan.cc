@@ -64,7 +64,6 @@ Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, 
   if (n < 2) p.affine_rounds = 0;
   size_t items = n, longest = n;
   if (p.affine_rounds > 0) {
-    p.pair_threads = (pair_bound(n, p.max_runs, 0) + kPairsPerThreadHost - 1) / kPairsPerThreadHost;
     p.inv_bounds = inv_tree_bounds(pair_bound(n, p.max_runs, 0));
     p.affine_items[0] = std::min(n, n / 2 + p.max_runs);
     p.affine_items[1] = p.affine_rounds >= 2 ? std::min(n, n / 4 + p.max_runs) : 0;

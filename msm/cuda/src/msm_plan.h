@@ -35,7 +35,6 @@ struct Plan {
   uint32_t buckets = 0;             // per window: 2^(c−1)
   uint32_t max_runs = 0;            // RLE runs per window, zero-digit sentinel included
   int affine_rounds = 0;            // batch-affine pair rounds before the levels
-  size_t pair_threads = 0;          // threads of round 0's pair kernels (bound)
   std::vector<size_t> inv_bounds;   // round 0's inversion tree: elements per level (last = 1)
   size_t affine_items[2] = {0, 0};  // affine item buffers (levels 1, 3, … and 2, 4, …)
   std::vector<Level> levels;
