@@ -90,10 +90,8 @@ int bench_ntt_cpu(const PrimitiveArgs& a, std::ofstream& json) {
     ntt::coset_forward(*d, x, g).ignore();
     ntt::coset_inverse(*d, x, g).ignore();
     bool ok = x == orig;
-    std::printf(
-        "  ntt 2^%-2d forward %9.3f ms, coset forward %9.3f ms  round "
-        "trip %s\n",
-        lg, fwd.ns_per_op / 1e6, cos.ns_per_op / 1e6, ok ? "ok" : "FAILED");
+    std::printf("  ntt 2^%-2d forward %9.3f ms, coset forward %9.3f ms  round trip %s\n", lg, fwd.ns_per_op / 1e6,
+                cos.ns_per_op / 1e6, ok ? "ok" : "FAILED");
     if (json)
       json << "{\"op\":\"ntt\",\"backend\":\"cpu\",\"lg_n\":" << lg << ",\"forward_ms\":" << fwd.ns_per_op / 1e6
            << ",\"coset_forward_ms\":" << cos.ns_per_op / 1e6 << ",\"ok\":" << (ok ? "true" : "false") << "}\n";
@@ -145,8 +143,7 @@ void add_one(CLI::App& bench, const std::string& what, const std::string& help, 
     cmd->add_flag("--streamed", a->streamed, "cuda: also bases streamed from pinned host memory");
     cmd->add_option("--batch-lg", a->batch_lg, "cuda, --streamed: log2 of the batch size");
     cmd->add_option("--affine-rounds", a->affine_rounds,
-                    "cuda: batch-affine rounds before the XYZZ bucket sums "
-                    "(-1: chosen from n, 0: none)")
+                    "cuda: batch-affine rounds before the XYZZ bucket sums (-1: chosen from n, 0: none)")
         ->capture_default_str();
   }
   cmd->add_option("--lg-min", a->lg_min, "Smallest size (log2)")->capture_default_str();

@@ -19,8 +19,7 @@ namespace {
 using ff::Fr;
 constexpr int kChunkLg = 16;
 
-// Uniform scalars: a uniform value below r is a uniform Montgomery
-// representation.
+// Uniform scalars: a uniform value below r is a uniform Montgomery representation.
 void random_scalars(Fr* out, size_t n, uint64_t seed) {
   default_thread_pool().parallel_for(n >> kChunkLg, 1, [&](size_t b, size_t e) {
     for (size_t c = b; c < e; ++c) {
@@ -38,8 +37,7 @@ void random_scalars(Fr* out, size_t n, uint64_t seed) {
   });
 }
 
-// Per 2^16-chunk sums Σ k_i and Σ i·k_i, so any power-of-two prefix ≥ 2^16 is
-// cheap.
+// Per 2^16-chunk sums Σ k_i and Σ i·k_i, so any power-of-two prefix ≥ 2^16 is cheap.
 void chunk_sums(const Fr* k, size_t n, std::vector<Fr>* s0, std::vector<Fr>* s1) {
   const size_t chunks = n >> kChunkLg;
   s0->assign(chunks, Fr::zero());
@@ -58,10 +56,8 @@ void chunk_sums(const Fr* k, size_t n, std::vector<Fr>* s0, std::vector<Fr>* s1)
 
 template <class C>
 ec::Affine<C> random_point(TestRng& rng) {
-  if constexpr (std::is_same_v<C, ec::G1Curve>)
-    return ec::random_g1(rng);
-  else
-    return ec::random_g2(rng);
+  if constexpr (std::is_same_v<C, ec::G1Curve>) return ec::random_g1(rng);
+  else return ec::random_g2(rng);
 }
 
 template <class C>
@@ -104,8 +100,7 @@ struct Fixture {
 std::string profile_note(const msm::cuda::MsmProfile& p) {
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "c=%d windows=%d affine_rounds=%d levels=%d prep=%.2fms "
-                "sort=%.2fms accumulate=%.2fms reduce=%.2fms",
+                "c=%d windows=%d affine_rounds=%d levels=%d prep=%.2fms sort=%.2fms accumulate=%.2fms reduce=%.2fms",
                 p.window_bits, p.windows, p.affine_rounds, p.levels, p.prep_ms, p.sort_ms, p.accumulate_ms,
                 p.reduce_ms);
   return buf;
@@ -147,8 +142,8 @@ Status bench_resident(Fixture<C>& f, int lg, int reps, int affine_rounds, const 
 }
 
 template <class C>
-Status bench_streamed(Fixture<C>& f, const gpu::PinnedBuffer<ec::Affine<C>>& host_bases, int lg, int batch_lg, int reps,
-                      int affine_rounds, const std::string& op, std::vector<Record>* out) {
+Status bench_streamed(Fixture<C>& f, const gpu::PinnedBuffer<ec::Affine<C>>& host_bases, int lg, int batch_lg,
+                      int reps, int affine_rounds, const std::string& op, std::vector<Record>* out) {
   const size_t n = size_t(1) << lg;
   const size_t batch = size_t(1) << (batch_lg > 0 ? std::min(batch_lg, lg) : std::max(lg - 2, 1));
   msm::cuda::MsmConfig cfg;
@@ -177,16 +172,14 @@ Status bench_curve(const Options& o, const std::string& name, std::vector<Record
   if (o.lg_min < kChunkLg) return invalid_argument("msm bench: --lg-min must be >= 16");
   Fixture<C> f;
   RETURN_IF_ERROR(f.init(size_t(1) << o.lg_max));
-  for (int lg = o.lg_min; lg <= o.lg_max; ++lg)
-    RETURN_IF_ERROR(bench_resident(f, lg, o.reps, o.affine_rounds, "msm_" + name, out));
+  for (int lg = o.lg_min; lg <= o.lg_max; ++lg) RETURN_IF_ERROR(bench_resident(f, lg, o.reps, o.affine_rounds, "msm_" + name, out));
   if (!o.streamed) return ok_status();
   const size_t nmax = size_t(1) << o.lg_max;
   ASSIGN_OR_RETURN(auto host_bases, gpu::PinnedBuffer<ec::Affine<C>>::allocate(nmax));
   RETURN_IF_ERROR(f.bases.download(host_bases.data(), nmax, f.stream.get()));
   RETURN_IF_ERROR(f.stream.synchronize());
   for (int lg = o.lg_min; lg <= o.lg_max; ++lg)
-    RETURN_IF_ERROR(
-        bench_streamed(f, host_bases, lg, o.batch_lg, o.reps, o.affine_rounds, "msm_" + name + "_streamed", out));
+    RETURN_IF_ERROR(bench_streamed(f, host_bases, lg, o.batch_lg, o.reps, o.affine_rounds, "msm_" + name + "_streamed", out));
   return ok_status();
 }
 

@@ -51,8 +51,7 @@ static __global__ void digits_kernel(const uint32_t* words, size_t n, int window
   vals[i] = uint32_t(i) | (d < 0 ? kSignBit : 0);
 }
 
-// cnt[r] = counts[r] for real runs that are not the zero-digit sentinel, else
-// 0.
+// cnt[r] = counts[r] for real runs that are not the zero-digit sentinel, else 0.
 static __global__ void mask_counts_kernel(const uint32_t* counts, const uint32_t* unique, const uint32_t* num_runs,
                                           uint32_t sentinel, uint32_t max_runs, uint32_t* cnt) {
   const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
@@ -73,8 +72,7 @@ static __global__ void tasks_kernel(const uint32_t* cnt, uint32_t max_runs, uint
 
 // Largest r with off[r] <= t (off non-decreasing, off[0] = 0).
 __device__ __forceinline__ uint32_t find_run(const uint32_t* off, uint32_t runs, uint32_t t) {
-  uint32_t lo = 0,
-           hi = runs;  // invariant: off[lo] <= t < off[hi] (off[runs] = total > t)
+  uint32_t lo = 0, hi = runs;  // invariant: off[lo] <= t < off[hi] (off[runs] = total > t)
   while (hi - lo > 1) {
     const uint32_t mid = (lo + hi) >> 1;
     if (off[mid] <= t) lo = mid; else hi = mid;
@@ -125,8 +123,8 @@ static __global__ void __launch_bounds__(128, 3) accumulate_kernel(
 
 // ---- Batch-affine pair rounds -------------------------------------------
 // Before the XYZZ levels, each bucket's run of points can be halved R times by
-// affine additions P + Q = (λ² − x1 − x2, λ(x1 − x3) − y1), λ = (y2 − y1)/(x2 −
-// x1), whose denominators share one inversion per round (Montgomery's trick,
+// affine additions P + Q = (λ² − x1 − x2, λ(x1 − x3) − y1) with
+// λ = (y2 − y1)/(x2 − x1), whose denominators share one inversion per round (Montgomery's trick,
 // hierarchical over threads): 6 products per addition instead of the mixed
 // XYZZ addition's 10. Round k: pair j of run r adds items 2j and 2j + 1 of the
 // run (level-k items) into item j of the run at level k + 1; an odd last item
@@ -178,8 +176,7 @@ struct PairItems {
   }
 };
 
-// pc[r] = pairs of run r at this round, next_cnt[r] = its items at the next
-// level.
+// pc[r] = pairs of run r at this round, next_cnt[r] = its items at the next level.
 static __global__ void pair_counts_kernel(const uint32_t* cnt, uint32_t max_runs, uint32_t* pc, uint32_t* next_cnt) {
   const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r > max_runs) return;
@@ -370,8 +367,7 @@ static __global__ void __launch_bounds__(128) bucket_groups_kernel(const Xyzz<F>
   out[id] = ec::cuda::xyzz_add(acc, ec::cuda::xyzz_mul_small(run, uint64_t(g) * group_len));
 }
 
-// out[s·m + t] = Σ in[s·len + t·chunk .. min(len, (t+1)·chunk)), m =
-// ceil(len/chunk).
+// out[s·m + t] = Σ in[s·len + t·chunk .. min(len, (t+1)·chunk)), m = ceil(len/chunk).
 template <class F>
 static __global__ void __launch_bounds__(128) sum_segments_kernel(const Xyzz<F>* in, uint32_t segments, uint32_t len,
                                                                   uint32_t chunk, Xyzz<F>* out) {

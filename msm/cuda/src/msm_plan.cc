@@ -6,8 +6,7 @@
 namespace cuzk::msm::cuda {
 
 int choose_window_bits(size_t n) {
-  // Work ≈ windows·(n mixed additions + ~3 additions per bucket), windows =
-  // ceil(256/c).
+  // Work ≈ windows·(n mixed additions + ~3 additions per bucket), windows = ceil(256/c).
   int best = 4;
   double best_cost = 1e300;
   for (int c = 4; c <= 22; ++c) {

@@ -19,8 +19,7 @@ StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConf
   // One window size for every batch, so that the workspace sized for a full
   // batch also fits the shorter last one.
   if (m.config_.window_bits == 0) m.config_.window_bits = choose_window_bits(batch_size);
-  // Likewise one number of affine rounds (the workspace grows with n only at a
-  // fixed count).
+  // Likewise one number of affine rounds (the workspace grows with n only at a fixed count).
   if (m.config_.affine_rounds < 0) m.config_.affine_rounds = choose_affine_rounds<C>(batch_size);
   size_t ws_bytes = msm_accumulate_workspace_bytes<C>(batch_size, m.config_);
   if (ws_bytes == 0)

@@ -5,8 +5,7 @@
 // input, zero scalars, 1 and r−1, repeated bases, infinity among bases, equal
 // scalars (one bucket per window), tiny task sizes (many levels), sizes that
 // are not powers of two, several window sizes, with and without batch-affine
-// rounds (and their doubling / cancellation / infinity cases). Skips without a
-// GPU.
+// rounds (and their doubling / cancellation / infinity cases). Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -68,9 +67,9 @@ class DeviceMsmTest : public ::testing::Test {
     return r;
   }
 
-  // Bases A + i·H (device generator, itself checked against the CPU in
-  // ec_cuda_test). progression() from fresh random A and H, with the point at
-  // infinity at index inf_at.
+  // Bases A + i·H (device generator, itself checked against the CPU in ec_cuda_test).
+  // progression() from fresh random A and H, with the point at infinity at
+  // index inf_at.
   std::vector<Affine<C>> progression_with_infinity(TestRng& rng, size_t n, size_t inf_at) {
     std::vector<Affine<C>> bases = progression(n, random_point<C>(rng), random_point<C>(rng));
     bases[inf_at] = Affine<C>::identity();
@@ -202,8 +201,7 @@ TYPED_TEST(DeviceMsmTest, LargeSizesMatchProgressionIdentity) {
     std::vector<Fr> s(n);
     for (auto& x : s) x = Fr::random(rng);
     ASSERT_TRUE(this->device_msm(b, s) == progression_msm(a, h, s)) << "random scalars n=" << n;
-    // Skewed: equal scalars fill one bucket per window (multi-level path), with
-    // zeros mixed in.
+    // Skewed: equal scalars fill one bucket per window (multi-level path), with zeros mixed in.
     const Fr k = Fr::random(rng);
     for (size_t i = 0; i < n; ++i) s[i] = (i % 5 == 0) ? Fr::zero() : k;
     ASSERT_TRUE(this->device_msm(b, s) == progression_msm(a, h, s)) << "equal scalars n=" << n;

@@ -5,8 +5,8 @@
 // Algorithm (Pippenger with signed digits, sort-based buckets):
 //   * scalars (Montgomery Fr) -> canonical, plus H = Σ_w 2^(c·w + c−1), so that
 //     every c-bit window of k + H minus 2^(c−1) is the signed digit
-//     d_w ∈ [−2^(c−1), 2^(c−1)) and k = Σ_w d_w·2^(c·w) (ceil(256/c) windows,
-//     one more for c = 2);
+//     d_w ∈ [−2^(c−1), 2^(c−1)) and k = Σ_w d_w·2^(c·w) (ceil(256/c) windows, one
+//     more for c = 2);
 //   * per window: (|d|−1, index|sign) pairs are radix-sorted by bucket (CUB),
 //     run-length encoded; R batch-affine rounds halve every bucket's run
 //     (pairs added in affine coordinates, all denominators of a round
@@ -20,8 +20,8 @@
 //     window sums are tree-reduced; windows are combined by Horner (c
 //     doublings each). Everything runs on the device; zero digits, zero
 //     scalars and points at infinity contribute nothing.
-// Cost: ≈ ceil(256/c)·n mixed additions plus ceil(256/c)·2^(c−1)·(~3
-// additions); c is chosen to minimise that (c = 22 at n = 2^27).
+// Cost: ≈ ceil(256/c)·n mixed additions plus ceil(256/c)·2^(c−1)·(~3 additions);
+// c is chosen to minimise that (c = 22 at n = 2^27).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -89,8 +89,9 @@ Status msm(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, size_t n, ec::
 // adds Σ d_scalars[i]·d_bases[i] over one batch into them on `stream` (calls
 // that share buckets must not run concurrently: order them with events);
 // msm_merge_buckets() adds one set of buckets into another (12M + 2S per
-// bucket); msm_finish() reduces the buckets into *d_result. Both take a workspace of
-// msm_accumulate_workspace_bytes(n) bytes (n: the largest batch).
+// bucket); msm_finish() reduces the buckets into *d_result. msm_accumulate()
+// and msm_finish() take a workspace of msm_accumulate_workspace_bytes(n)
+// bytes (n: the largest batch).
 // Errors: INVALID_ARGUMENT (window_bits 0, null buffer, workspace too small).
 template <class C>
 size_t msm_buckets_bytes(const MsmConfig& config);
