@@ -39,6 +39,10 @@ std::vector<F> values(TestRng& rng) {
   typename F::Repr low{};
   for (int i = 0; i < F::kLimbs / 2; ++i) low[i] = ~uint64_t{0};
   v.push_back(F::from_mont(low));
+  // Low Montgomery word zero, higher words not: reduction steps with m = 0.
+  v.push_back(F::from_mont(typename F::Repr{uint64_t{1} << 32}));
+  v.push_back(F::from_mont(typename F::Repr{0, 1}));
+  v.push_back(F::from_mont(typename F::Repr{uint64_t{0xffffffff} << 32, 1}));
   for (int i = 0; i < 200; ++i) v.push_back(F::random(rng));
   return v;
 }
@@ -50,6 +54,8 @@ void check_all() {
   uint32_t p[N];
   std::memcpy(p, P::kModulus, sizeof p);
   const uint32_t inv = uint32_t(P::kInv);
+  // Fr's modulus has low words 1 and 2^32 − 1: mont_mul's sparse reduction.
+  constexpr bool kSparse = P::kModulus[0] == 0xffffffff00000001ull;
   const std::vector<F> v = values<F, P>(rng);
   size_t checked = 0;
   for (const F& a : v) {
@@ -60,6 +66,10 @@ void check_all() {
       to_words(b, wb);
       detail::mont_mul<N>(r, wa, wb, p, inv);
       ASSERT_EQ(from_words<F>(r), a * b) << "mul a=" << a.to_hex() << " b=" << b.to_hex();
+      if constexpr (kSparse) {
+        detail::mont_mul<N, true>(r, wa, wb, p, inv);
+        ASSERT_EQ(from_words<F>(r), a * b) << "sparse mul a=" << a.to_hex() << " b=" << b.to_hex();
+      }
       detail::mod_add<N>(r, wa, wb, p);
       ASSERT_EQ(from_words<F>(r), a + b) << "add a=" << a.to_hex() << " b=" << b.to_hex();
       detail::mod_sub<N>(r, wa, wb, p);
@@ -70,12 +80,17 @@ void check_all() {
     to_words(a, wa);
     detail::mont_mul<N>(r, wa, wa, p, inv);
     ASSERT_EQ(from_words<F>(r), a * a) << "sqr a=" << a.to_hex();
+    if constexpr (kSparse) {
+      detail::mont_mul<N, true>(r, wa, wa, p, inv);
+      ASSERT_EQ(from_words<F>(r), a * a) << "sparse sqr a=" << a.to_hex();
+    }
   }
   EXPECT_GT(checked, 1000u);
 }
 
 TEST(MontHost, FpMatchesCpuField) { check_all<Fp, FpParams>(); }
 TEST(MontHost, FrMatchesCpuField) { check_all<Fr, FrParams>(); }
+static_assert(FrParams::kModulus[0] == 0xffffffff00000001ull, "Fr must exercise the sparse reduction");
 
 }  // namespace
 }  // namespace cuzk::ff::cuda

@@ -59,9 +59,29 @@ __device__ __forceinline__ void load_one(uint32_t* out, std::index_sequence<I...
 // Bounds (a, b < p, T < 2p before a step): T + a·b_i + m·p < 2^33·p
 // < 2^(32(N+1)) for both fields, so y never leaves its N words and the carry
 // out of x always lands in y[N−1]. Requires N even.
-template <int N>
+template <int N, bool kSparseLow = false>
 CUZK_MONT_FN void mont_reduce_step(uint32_t* x, uint32_t* y, const uint32_t* p, uint32_t inv) {
   using namespace ptx;
+  if constexpr (kSparseLow) {
+    // p ≡ 1 − 2^32 mod 2^64 (p[0] = 1, p[1] = 2^32 − 1, so inv = −1): m = −x[0],
+    // m·p[0] = m, and m·p[1] = m·2^32 − m has low word x[0] and high word
+    // m − c, where c = (x[0] ≠ 0) is also the carry out of x[0] + m. Two wide
+    // products and the product for m become additions, which issue on the
+    // integer pipe instead of the multiply pipe.
+    const uint32_t m = sub_cc(0, x[0]);  // borrow = c
+    const uint32_t mh = subc(m, 0);
+    y[0] = add_cc(y[0], x[0]);
+    y[1] = addc_cc(y[1], mh);
+#pragma unroll
+    for (int k = 2; k < N; k += 2) madc_wide_cc(y[k], y[k + 1], p[k + 1], m);
+    x[0] = add_cc(x[0], m);  // 0, carry c
+    x[1] = addc_cc(x[1], 0);
+#pragma unroll
+    for (int k = 2; k < N; k += 2) madc_wide_cc(x[k], x[k + 1], p[k], m);
+    y[N - 1] = addc(y[N - 1], 0);
+    (void)inv;
+    return;
+  }
   const uint32_t m = x[0] * inv;
   mad_wide_cc(y[0], y[1], p[1], m);
 #pragma unroll
@@ -74,7 +94,7 @@ CUZK_MONT_FN void mont_reduce_step(uint32_t* x, uint32_t* y, const uint32_t* p, 
 
 // One word b_i after the first: on entry nx holds the old y and ny the old x
 // (already reduced, old x[0] = 0); on exit (nx, ny) is the new (x, y).
-template <int N>
+template <int N, bool kSparseLow = false>
 CUZK_MONT_FN void mont_mul_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, uint32_t bi, const uint32_t* p,
                                 uint32_t inv) {
   using namespace ptx;
@@ -86,11 +106,12 @@ CUZK_MONT_FN void mont_mul_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, u
 #pragma unroll
   for (int k = 2; k < N; k += 2) madc_wide_cc(nx[k], nx[k + 1], a[k], bi);
   ny[N - 1] = addc(ny[N - 1], 0);
-  mont_reduce_step<N>(nx, ny, p, inv);
+  mont_reduce_step<N, kSparseLow>(nx, ny, p, inv);
 }
 
-// r = a·b·2^(-32N) mod p for a, b < p; r < p.
-template <int N>
+// r = a·b·2^(-32N) mod p for a, b < p; r < p. kSparseLow: p ≡ 1 − 2^32
+// mod 2^64 (Fr), which the reduction exploits.
+template <int N, bool kSparseLow = false>
 CUZK_MONT_FN void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p, uint32_t inv) {
   using namespace ptx;
   static_assert(N % 2 == 0);
@@ -99,11 +120,11 @@ CUZK_MONT_FN void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, co
   for (int k = 0; k < N; k += 2) ptx::mul_wide(x[k], x[k + 1], a[k], b[0]);
 #pragma unroll
   for (int k = 0; k < N; k += 2) ptx::mul_wide(y[k], y[k + 1], a[k + 1], b[0]);
-  mont_reduce_step<N>(x, y, p, inv);
+  mont_reduce_step<N, kSparseLow>(x, y, p, inv);
 #pragma unroll
   for (int i = 1; i < N; i += 2) {
-    mont_mul_step<N>(y, x, a, b[i], p, inv);
-    if (i + 1 < N) mont_mul_step<N>(x, y, a, b[i + 1], p, inv);
+    mont_mul_step<N, kSparseLow>(y, x, a, b[i], p, inv);
+    if (i + 1 < N) mont_mul_step<N, kSparseLow>(x, y, a, b[i + 1], p, inv);
   }
   // N even: the last step left the new x in y and the new y in x, so
   // T / 2^32 = x + y[1..] < 2p.
@@ -158,6 +179,8 @@ template <class P>
 struct alignas(16) Mont {
   static constexpr int N = 2 * P::kLimbs;
   static constexpr uint32_t kInv = uint32_t(P::kInv);  // -p^-1 mod 2^32
+  // p ≡ 1 − 2^32 mod 2^64 (true for Fr): the cheaper reduction of mont_mul.
+  static constexpr bool kSparseLow = P::kModulus[0] == 0xffffffff00000001ull;
   uint32_t w[N];
 
   __device__ __forceinline__ static Mont zero() {
@@ -218,7 +241,7 @@ struct alignas(16) Mont {
     uint32_t p[N];
     modulus(p);
     Mont r;
-    detail::mont_mul<N>(r.w, a.w, b.w, p, kInv);
+    detail::mont_mul<N, kSparseLow>(r.w, a.w, b.w, p, kInv);
     return r;
   }
   __device__ __noinline__ static Mont mul_outlined(const Mont a, const Mont b) { return mul_inline(a, b); }
