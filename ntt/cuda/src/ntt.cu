@@ -16,6 +16,8 @@ constexpr int kSmallLg = 11;        // largest in-shared-memory transform
 constexpr int kMaxInnerLg = 10;     // largest pass that is not the last
 constexpr unsigned kPassThreads = 256;
 constexpr int kWords = 8;           // 32-bit words per Fr
+constexpr int kDirectMaxLg = 21;    // largest one-lookup twiddle table (64 MiB, for 2^31)
+constexpr int kTileLg = 4;          // bit-reversal tiles of 2^4 × 2^4 elements
 
 DFr to_dev(const ff::Fr& x) {
   DFr d;
@@ -38,6 +40,7 @@ struct PassArgs {
   const DFr* small;  // small[e] = ω(2^11)^e, e < 2^10, of this direction
   const DFr* tw_lo;  // ω^e, e < 2^14
   const DFr* tw_hi;  // ω^(e·2^14)
+  const DFr* tw_direct;  // ω^(e·2^(lg_n − lo − k)), e < 2^(lo + k); or null: tw_lo·tw_hi
   Scale pre, post;
 };
 
@@ -45,6 +48,13 @@ __device__ __forceinline__ uint32_t bitrev(uint32_t x, int bits) { return bits =
 
 __device__ __forceinline__ DFr table_power(const DFr* lo, const DFr* hi, uint32_t e) {
   return lo[e & ((1u << kSplitLg) - 1)] * hi[e >> kSplitLg];
+}
+
+// Four-step twiddle ω^(col·rowrev·2^shift): one table entry where the pass has
+// its own table, else the product of two.
+__device__ __forceinline__ DFr pass_twiddle(const PassArgs& a, uint32_t col, uint32_t rowrev, int shift) {
+  if (a.tw_direct != nullptr) return a.tw_direct[col * rowrev];
+  return table_power(a.tw_lo, a.tw_hi, (col * rowrev) << shift);
 }
 
 __device__ __forceinline__ DFr apply_scale(const Scale& s, const DFr& x, uint32_t pos, int lg_n) {
@@ -85,7 +95,7 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
     const uint32_t row = uint32_t(i) >> a.j, col = (cg << a.j) + (uint32_t(i) & cmask);
     const uint32_t pos = base + (row << a.lo) + (uint32_t(i) & cmask);
     DFr x = apply_scale(a.pre, data[pos], pos, a.lg_n);
-    if (kDit && twiddle) x = x * table_power(a.tw_lo, a.tw_hi, (col * bitrev(row, a.k)) << tw_shift);
+    if (kDit && twiddle) x = x * pass_twiddle(a, col, bitrev(row, a.k), tw_shift);
     smem_store(sm, t, i, x);
   }
   __syncthreads();
@@ -120,7 +130,7 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
     const uint32_t row = uint32_t(i) >> a.j, col = (cg << a.j) + (uint32_t(i) & cmask);
     const uint32_t pos = base + (row << a.lo) + (uint32_t(i) & cmask);
     DFr x = smem_load(sm, t, i);
-    if (!kDit && twiddle) x = x * table_power(a.tw_lo, a.tw_hi, (col * bitrev(row, a.k)) << tw_shift);
+    if (!kDit && twiddle) x = x * pass_twiddle(a, col, bitrev(row, a.k), tw_shift);
     data[pos] = apply_scale(a.post, x, pos, a.lg_n);
   }
 }
@@ -136,6 +146,47 @@ static __global__ void powers_kernel(DFr* out, uint32_t count, DFr b, DFr c) {
     sq = sq.sqr();
   }
   out[e] = r;
+}
+
+// out[e] = lo[(e << shift) mod 2^14] · hi[(e << shift) >> 14] for e < count:
+// a one-lookup table from the two-table one.
+static __global__ void direct_table_kernel(DFr* out, uint32_t count, const DFr* lo, const DFr* hi, int shift) {
+  const uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < count) out[e] = table_power(lo, hi, e << shift);
+}
+
+// In-place bit reversal by tiles: with lg_n = 2s + m, position (a, mid, b)
+// (a, b < 2^s) moves to (bitrev b, bitrev mid, bitrev a). A block owns the
+// tile pair mid, bitrev(mid) (2^s rows of 2^s adjacent elements each), reads
+// both whole, and writes each one transposed into the other's place, so
+// every global access is a run of 2^s elements.
+static __global__ void __launch_bounds__(256) bitrev_tiles_kernel(uint4* data, int lg_n) {
+  constexpr int kSide = 1 << kTileLg;
+  constexpr int kRow = 2 * kSide + 1;  // uint4 per shared row, padded
+  __shared__ uint4 tile[2][kSide * kRow];
+  const int mid_bits = lg_n - 2 * kTileLg;
+  const uint32_t mid = blockIdx.x;
+  const uint32_t mid2 = bitrev(mid, mid_bits);
+  if (mid > mid2) return;
+  const int ntiles = mid == mid2 ? 1 : 2;
+  const size_t row_stride = size_t(1) << (lg_n - kTileLg);  // elements between rows a and a + 1
+  for (int q = threadIdx.x; q < kSide * 2 * kSide; q += blockDim.x) {
+    const uint32_t a = q / (2 * kSide), rest = q % (2 * kSide);  // rest = 2b + half
+    for (int t = 0; t < ntiles; ++t) {
+      const size_t m = t == 0 ? mid : mid2;
+      tile[t][a * kRow + rest] = data[(a * row_stride + (m << kTileLg)) * 2 + rest];
+    }
+  }
+  __syncthreads();
+  for (int q = threadIdx.x; q < kSide * 2 * kSide; q += blockDim.x) {
+    const uint32_t a2 = q / (2 * kSide), b2 = (q % (2 * kSide)) / 2, half = q % 2;
+    // element (a2, ·, b2) of the destination came from (bitrev b2, ·, bitrev a2)
+    const uint32_t src = bitrev(b2, kTileLg) * kRow + 2 * bitrev(a2, kTileLg) + half;
+    for (int t = 0; t < ntiles; ++t) {
+      const size_t m = t == 0 ? mid2 : mid;  // tile t goes to the other tile's place
+      data[(a2 * row_stride + (m << kTileLg)) * 2 + 2 * b2 + half] = tile[t][src];
+    }
+  }
 }
 
 static __global__ void bitrev_kernel(DFr* data, int lg_n) {
@@ -176,37 +227,8 @@ struct Tables {
   DFr* pre_hi;
   DFr* post_lo;
   DFr* post_hi;
+  DFr* direct;  // direct_entries(lg_n) entries, or null
 };
-
-size_t hi_entries(int lg_n) { return size_t(1) << (lg_n > kSplitLg ? lg_n - kSplitLg : 0); }
-size_t table_entries(int lg_n) {
-  return (size_t(1) << (kSmallLg - 1)) + 3 * ((size_t(1) << kSplitLg) + hi_entries(lg_n));
-}
-
-Tables carve(void* ws, int lg_n) {
-  DFr* p = static_cast<DFr*>(ws);
-  const size_t lo = size_t(1) << kSplitLg, hi = hi_entries(lg_n);
-  Tables t;
-  t.small = p;
-  p += size_t(1) << (kSmallLg - 1);
-  t.tw_lo = p, p += lo;
-  t.tw_hi = p, p += hi;
-  t.pre_lo = p, p += lo;
-  t.pre_hi = p, p += hi;
-  t.post_lo = p, p += lo;
-  t.post_hi = p;
-  return t;
-}
-
-// lo[e] = b^e (e < 2^14), hi[e] = c·b^(e·2^14).
-Status fill_power_pair(DFr* lo, DFr* hi, int lg_n, const ff::Fr& b, const ff::Fr& c, cudaStream_t stream) {
-  const uint32_t nlo = 1u << kSplitLg, nhi = uint32_t(hi_entries(lg_n));
-  powers_kernel<<<grid_for(nlo, 256), 256, 0, stream>>>(lo, nlo, to_dev(b), to_dev(ff::Fr::one()));
-  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-  ff::Fr b_hi = b.pow(uint64_t(1) << kSplitLg);
-  powers_kernel<<<grid_for(nhi, 256), 256, 0, stream>>>(hi, nhi, to_dev(b_hi), to_dev(c));
-  return CUZK_CUDA_LAUNCH_CHECK();
-}
 
 struct PassRange {
   int lo, k;
@@ -225,6 +247,51 @@ std::vector<PassRange> plan_passes(int lg_n) {
     hi -= k;
   }
   return out;
+}
+
+// The pass whose twiddle exponents are multiples of 2^(lg_n − lo − k) > 1 and
+// span at most 2^kDirectMaxLg values gets a one-lookup table (the middle pass
+// of three); returns its lg size, or −1 when no pass qualifies.
+int direct_table_lg(int lg_n) {
+  int best = -1;
+  for (const PassRange& p : plan_passes(lg_n))
+    if (p.lo > 0 && p.lo + p.k < lg_n && p.lo + p.k <= kDirectMaxLg) best = std::max(best, p.lo + p.k);
+  return best;
+}
+
+size_t hi_entries(int lg_n) { return size_t(1) << (lg_n > kSplitLg ? lg_n - kSplitLg : 0); }
+size_t direct_entries(int lg_n) {
+  const int d = direct_table_lg(lg_n);
+  return d < 0 ? 0 : size_t(1) << d;
+}
+size_t table_entries(int lg_n) {
+  return (size_t(1) << (kSmallLg - 1)) + 3 * ((size_t(1) << kSplitLg) + hi_entries(lg_n)) + direct_entries(lg_n);
+}
+
+Tables carve(void* ws, int lg_n) {
+  DFr* p = static_cast<DFr*>(ws);
+  const size_t lo = size_t(1) << kSplitLg, hi = hi_entries(lg_n);
+  Tables t;
+  t.small = p;
+  p += size_t(1) << (kSmallLg - 1);
+  t.tw_lo = p, p += lo;
+  t.tw_hi = p, p += hi;
+  t.pre_lo = p, p += lo;
+  t.pre_hi = p, p += hi;
+  t.post_lo = p, p += lo;
+  t.post_hi = p, p += hi;
+  t.direct = direct_entries(lg_n) ? p : nullptr;
+  return t;
+}
+
+// lo[e] = b^e (e < 2^14), hi[e] = c·b^(e·2^14).
+Status fill_power_pair(DFr* lo, DFr* hi, int lg_n, const ff::Fr& b, const ff::Fr& c, cudaStream_t stream) {
+  const uint32_t nlo = 1u << kSplitLg, nhi = uint32_t(hi_entries(lg_n));
+  powers_kernel<<<grid_for(nlo, 256), 256, 0, stream>>>(lo, nlo, to_dev(b), to_dev(ff::Fr::one()));
+  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  ff::Fr b_hi = b.pow(uint64_t(1) << kSplitLg);
+  powers_kernel<<<grid_for(nhi, 256), 256, 0, stream>>>(hi, nhi, to_dev(b_hi), to_dev(c));
+  return CUZK_CUDA_LAUNCH_CHECK();
 }
 
 Status launch_pass(bool dit, DFr* data, const PassArgs& a, cudaStream_t stream) {
@@ -296,6 +363,9 @@ Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const S
     a.small = tb.small;
     a.tw_lo = tb.tw_lo;
     a.tw_hi = tb.tw_hi;
+    const int direct_lg = a.lo + a.k;
+    if (tb.direct != nullptr && a.lo > 0 && direct_lg < lg_n && direct_lg == direct_table_lg(lg_n))
+      a.tw_direct = tb.direct;
     if (p == 0) a.pre = pre;
     if (p + 1 == passes.size()) a.post = post;
     RETURN_IF_ERROR(launch_pass(dit, data, a, stream));
@@ -328,6 +398,12 @@ Status ntt(ff::Fr* d_data, const NttSpec& spec, void* d_workspace, size_t* works
   RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
   RETURN_IF_ERROR(fill_power_pair(tb.tw_lo, tb.tw_hi, spec.lg_n, inverse ? omega.inverse() : omega, ff::Fr::one(),
                                   stream));
+  if (tb.direct != nullptr) {
+    const int d = direct_table_lg(spec.lg_n);
+    direct_table_kernel<<<grid_for(size_t(1) << d, 256), 256, 0, stream>>>(tb.direct, 1u << d, tb.tw_lo, tb.tw_hi,
+                                                                          spec.lg_n - d);
+    RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  }
   Scale pre, post;
   RETURN_IF_ERROR(prepare_scales(spec, tb, &pre, &post, stream));
   if (spec.order == Order::kBitReversedToBitReversed) {
@@ -373,6 +449,11 @@ Status bit_reverse_permute(ff::Fr* d_data, int lg_n, cudaStream_t stream) {
   if (lg_n < 0 || lg_n > kMaxLgN) return invalid_argument("bit_reverse_permute: lg_n out of range");
   if (lg_n <= 1) return ok_status();
   const size_t n = size_t(1) << lg_n;
+  if (lg_n >= 2 * kTileLg) {
+    bitrev_tiles_kernel<<<unsigned(size_t(1) << (lg_n - 2 * kTileLg)), 256, 0, stream>>>(
+        reinterpret_cast<uint4*>(d_data), lg_n);
+    return CUZK_CUDA_LAUNCH_CHECK();
+  }
   bitrev_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DFr*>(d_data), lg_n);
   return CUZK_CUDA_LAUNCH_CHECK();
 }

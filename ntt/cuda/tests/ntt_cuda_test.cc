@@ -167,6 +167,37 @@ TEST_F(DeviceNttTest, LargeSizesSampledAndRoundTrip) {
   }
 }
 
+// The permutation pass alone (the tiled kernel from 2^8 up, odd and even
+// numbers of middle bits), and the orders that use it at multi-pass sizes.
+TEST_F(DeviceNttTest, BitReversePermuteAndPermutingOrders) {
+  TestRng rng(fresh_seed());
+  for (int lg : {2, 7, 8, 9, 10, 13, 16, 19, 22, 23}) {
+    const size_t n = size_t(1) << lg;
+    const std::vector<Fr> x = random_vec(n, rng);
+    auto d = gpu::DeviceBuffer<Fr>::allocate(n);
+    ASSERT_TRUE(d.ok() && d->upload(x.data(), n, stream_.get()).ok());
+    ASSERT_TRUE(bit_reverse_permute(d->data(), lg, stream_.get()).ok());
+    std::vector<Fr> got(n);
+    ASSERT_TRUE(d->download(got.data(), n, stream_.get()).ok() && stream_.synchronize().ok());
+    ASSERT_TRUE(got == permuted(x, lg)) << "lg=" << lg;
+  }
+  for (int lg : {14, 22, 23}) {
+    const size_t n = size_t(1) << lg;
+    const RootConvention conv = lg % 2 ? RootConvention::kBellperson : RootConvention::kSnarkjs;
+    const std::vector<Fr> x = random_vec(n, rng);
+    const std::vector<Fr> nr = run(x, NttSpec{lg, conv, Direction::kInverse, Order::kNaturalToBitReversed, {}});
+    ASSERT_TRUE(run(x, NttSpec{lg, conv, Direction::kInverse, Order::kNaturalToNatural, {}}) == permuted(nr, lg))
+        << "inverse NN lg=" << lg;
+    const std::vector<Fr> xr = permuted(x, lg);
+    const std::vector<Fr> rn = run(xr, NttSpec{lg, conv, Direction::kForward, Order::kBitReversedToNatural, {}});
+    ASSERT_TRUE(run(xr, NttSpec{lg, conv, Direction::kForward, Order::kBitReversedToBitReversed, {}}) ==
+                permuted(rn, lg))
+        << "forward RR lg=" << lg;
+    ASSERT_TRUE(rn == run(x, NttSpec{lg, conv, Direction::kForward, Order::kNaturalToNatural, {}}))
+        << "forward RN vs NN lg=" << lg;
+  }
+}
+
 TEST_F(DeviceNttTest, FusedHStepKernels) {
   TestRng rng(fresh_seed());
   const int lg = 13;
@@ -205,6 +236,20 @@ TEST_F(DeviceNttTest, FusedHStepKernels) {
   std::vector<Fr> rd(m);
   ASSERT_TRUE(dd->download(rd.data(), m, stream_.get()).ok() && stream_.synchronize().ok());
   for (size_t i = 0; i < m; i += 97) ASSERT_EQ(rd[i], d[i] * g.pow(rev(i, lg))) << i;
+}
+
+// Host only (runs without a GPU): a workspace sized for 2^m serves every
+// smaller transform, which callers that allocate once for their largest size
+// rely on.
+TEST(NttWorkspace, NeverShrinksWithSize) {
+  size_t prev = 0;
+  for (int lg = 0; lg <= kMaxLgN; ++lg) {
+    const size_t b = ntt_workspace_bytes(lg);
+    EXPECT_GE(b, prev) << "lg=" << lg;
+    EXPECT_LT(b, size_t(128) << 20) << "lg=" << lg;
+    prev = b;
+  }
+  EXPECT_EQ(ntt_workspace_bytes(kMaxLgN + 1), 0u);
 }
 
 TEST_F(DeviceNttTest, RejectsBadArguments) {

@@ -18,12 +18,15 @@
 // on the way out (DIF) or in (DIT). Coset and 1/n scaling are folded into the
 // first / last pass. Cost: n/2·lg_n butterflies (1 multiplication each) plus
 // 2n multiplications per pass boundary (twiddle = two table entries
-// multiplied), plus n for each scaling; ceil((lg_n − 11)/10) + 1 passes over
-// memory.
+// multiplied; n for the middle pass of three, which has a table of its own),
+// plus n for each scaling; ceil((lg_n − 11)/10) + 1 passes over memory, and
+// for the permuting orders one more (tiles of 16 × 16 elements swapped
+// through shared memory, so every access is a 512-byte run).
 //
 // Workspace: the caller passes device memory of ntt_workspace_bytes(lg_n)
-// bytes (≈3.2 MB; twiddle and power tables, rebuilt by every call) and the
-// stream; calls on different streams need different workspaces.
+// bytes (≈1.5 MiB, plus the middle pass's table from 2^22 up: 8 MiB at 2^27;
+// twiddle and power tables, rebuilt by every call) and the stream; calls on
+// different streams need different workspaces.
 #pragma once
 
 #include <cuda_runtime_api.h>
