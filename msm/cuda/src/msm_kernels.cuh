@@ -240,10 +240,16 @@ static __global__ void __launch_bounds__(128)
   prod[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+// G1 backward kernel at four blocks per SM: ptxas fits it in 128 registers
+// without spills (130 otherwise), and the G1 MSM at 2^27 went 833 → 801 ms on
+// an H200 (docs/perf.md §4). G2 keeps its register count.
+template <class F>
+inline constexpr int kBackwardMinBlocks = sizeof(F) == 48 ? 4 : 1;
+
 // Backward half: with inv[t] = 1/prod[t], walks the thread's pairs from the
 // last, recovering each pair's 1/d from the stored prefix, and writes the sums.
 template <class F, bool kRefs>
-static __global__ void __launch_bounds__(128)
+static __global__ void __launch_bounds__(128, kBackwardMinBlocks<F>)
     pair_backward_kernel(PairItems<F, kRefs> items, const uint32_t* off, const uint32_t* poff, const uint32_t* next_off,
                          uint32_t max_runs, const F* inv, Affine<F>* out) {
   const uint32_t total = poff[max_runs];
