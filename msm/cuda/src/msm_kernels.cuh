@@ -191,12 +191,18 @@ static __global__ void pair_counts_kernel(const uint32_t* cnt, uint32_t max_runs
 template <class F>
 constexpr bool kPipelinedForward = sizeof(F) == 48;
 
+// Blocks per SM asked of the forward kernel (H200, 2026-11-30): G2 at three
+// (168 registers, no spills; 2^24 351.0 → 346.8 ms); G1 left to ptxas (121
+// registers, four blocks; five blocks, 96 registers, measured 3% slower).
+template <class F>
+inline constexpr int kForwardMinBlocks = sizeof(F) == 48 ? 1 : 3;
+
 // Forward half of a round: thread t takes pairs [t·K, t·K + K) (K =
 // kPairsPerThread) of the round's pair list, stores in each pair's output slot
 // the product of the earlier denominators (x coordinate, from the second pair
 // on), and the product of all its denominators in prod[t].
 template <class F, bool kRefs>
-static __global__ void __launch_bounds__(128)
+static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
     pair_forward_kernel(PairItems<F, kRefs> items, const uint32_t* off, const uint32_t* poff, const uint32_t* next_off,
                         uint32_t max_runs, Affine<F>* out, F* prod) {
   const uint32_t total = poff[max_runs];
@@ -240,9 +246,10 @@ static __global__ void __launch_bounds__(128)
   prod[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
-// G1 backward kernel at four blocks per SM: ptxas fits it in 128 registers
-// without spills (130 otherwise), and the G1 MSM at 2^27 went 833 → 801 ms on
-// an H200 (docs/perf.md §4). G2 keeps its register count.
+// Blocks per SM asked of the backward kernel: G1 at four, which ptxas fits in
+// 128 registers (130 otherwise) — the G1 MSM at 2^27 went 833 → 801 ms on an
+// H200; G2 left at its 240 registers (three blocks spill and measured 1%
+// slower). docs/perf.md §4.
 template <class F>
 inline constexpr int kBackwardMinBlocks = sizeof(F) == 48 ? 4 : 1;
 
