@@ -59,7 +59,7 @@ template <class C>
 constexpr AffineTuning affine_tuning();
 template <>
 constexpr AffineTuning affine_tuning<ec::G1Curve>() {
-  return {25, {2, 3}, 2};
+  return {25, {2, 2, 3}, 3};
 }
 template <>
 constexpr AffineTuning affine_tuning<ec::G2Curve>() {
