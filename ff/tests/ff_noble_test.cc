@@ -75,7 +75,7 @@ void check_all(const json& v) {
   }
   for (const json& conv : v["roots"]) {
     RootConvention rc = conv["convention"] == "bellperson" ? RootConvention::kBellperson : RootConvention::kSnarkjs;
-    for (int k = 0; k <= 32; ++k) EXPECT_EQ(root_of_unity(k, rc).to_hex(), conv["roots"][size_t(k)]) << k;
+    for (int k = 0; k <= 32; ++k) EXPECT_EQ(root_of_unity(k, rc).to_hex(), conv["roots"][size_t(k)].get<std::string>()) << k;
   }
 }
 
