@@ -18,6 +18,8 @@ __device__ __forceinline__ F apply(FieldOp op, const F& a, const F& b) {
       return a.sqr();
     case FieldOp::kNeg:
       return -a;
+    case FieldOp::kInv:
+      return a.inverse();
     default:
       return a.dbl();
   }

@@ -43,6 +43,8 @@ F cpu_apply(FieldOp op, const F& a, const F& b) {
       return a.square();
     case FieldOp::kNeg:
       return -a;
+    case FieldOp::kInv:
+      return a.is_zero() ? F::zero() : a.inverse();
     default:
       return a.dbl();
   }
@@ -59,7 +61,7 @@ Status gpu_apply(FieldOp op, const Fp2* a, const Fp2* b, Fp2* o, size_t n, cudaS
 }
 
 const char* op_name(FieldOp op) {
-  static const char* kNames[] = {"add", "sub", "mul", "sqr", "neg", "dbl"};
+  static const char* kNames[] = {"add", "sub", "mul", "sqr", "neg", "dbl", "inv"};
   return kNames[int(op)];
 }
 
@@ -96,7 +98,8 @@ TYPED_TEST(DeviceFieldTest, MatchesCpuBitForBit) {
   ASSERT_TRUE(da.ok() && db.ok() && dout.ok());
   ASSERT_TRUE(da->upload(a.data(), n, stream->get()).ok());
   ASSERT_TRUE(db->upload(b.data(), n, stream->get()).ok());
-  for (FieldOp op : {FieldOp::kAdd, FieldOp::kSub, FieldOp::kMul, FieldOp::kSqr, FieldOp::kNeg, FieldOp::kDbl}) {
+  for (FieldOp op : {FieldOp::kAdd, FieldOp::kSub, FieldOp::kMul, FieldOp::kSqr, FieldOp::kNeg, FieldOp::kDbl,
+                     FieldOp::kInv}) {
     std::vector<F> out(n);
     ASSERT_TRUE(dout->fill_bytes(0xa5, stream->get()).ok());  // poison: every element must be written
     Status s = gpu_apply(op, da->data(), db->data(), dout->data(), n, stream->get());

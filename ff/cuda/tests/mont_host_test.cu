@@ -54,6 +54,9 @@ void check_all() {
   uint32_t p[N];
   std::memcpy(p, P::kModulus, sizeof p);
   const uint32_t inv = uint32_t(P::kInv);
+  uint32_t r2[N];
+  std::memcpy(r2, P::kR2, sizeof r2);
+  size_t inverses = 0;
   // Fr's modulus has low words 1 and 2^32 − 1: mont_mul's sparse reduction.
   constexpr bool kSparse = P::kModulus[0] == 0xffffffff00000001ull;
   const std::vector<F> v = values<F, P>(rng);
@@ -84,7 +87,19 @@ void check_all() {
       detail::mont_mul<N, true>(r, wa, wa, p, inv);
       ASSERT_EQ(from_words<F>(r), a * a) << "sparse sqr a=" << a.to_hex();
     }
+    // The device inverse: binary Euclid on the Montgomery words, then two
+    // products by R^2. Zero maps to zero.
+    const F want = a.is_zero() ? F::zero() : a.inverse();
+    detail::mont_inverse<N>(r, wa, p, r2, inv);
+    ASSERT_EQ(from_words<F>(r), want) << "inverse a=" << a.to_hex();
+    if (!a.is_zero()) ASSERT_EQ(from_words<F>(r) * a, F::one()) << "inverse a=" << a.to_hex();
+    if constexpr (kSparse) {
+      detail::mont_inverse<N, true>(r, wa, p, r2, inv);
+      ASSERT_EQ(from_words<F>(r), want) << "sparse inverse a=" << a.to_hex();
+    }
+    ++inverses;
   }
+  EXPECT_EQ(inverses, v.size());
   EXPECT_GT(checked, 1000u);
 }
 

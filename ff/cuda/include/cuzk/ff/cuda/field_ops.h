@@ -14,10 +14,10 @@
 
 namespace cuzk::ff::cuda {
 
-enum class FieldOp { kAdd, kSub, kMul, kSqr, kNeg, kDbl };
+enum class FieldOp { kAdd, kSub, kMul, kSqr, kNeg, kDbl, kInv };
 
 // out[i] = a[i] op b[i] for i < n (b is ignored by the unary ops kSqr, kNeg,
-// kDbl and may be null). All pointers are device memory; out may alias a or b.
+// kDbl, kInv and may be null; kInv maps zero to zero). All pointers are device memory; out may alias a or b.
 // Stream-ordered; returns a launch error, if any.
 Status fr_elementwise(FieldOp op, const Fr* a, const Fr* b, Fr* out, size_t n, cudaStream_t stream);
 Status fp_elementwise(FieldOp op, const Fp* a, const Fp* b, Fp* out, size_t n, cudaStream_t stream);
