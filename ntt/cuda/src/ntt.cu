@@ -354,6 +354,7 @@ Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const S
   std::vector<PassRange> passes = plan_passes(lg_n);
   if (dit) std::reverse(passes.begin(), passes.end());
   DFr* data = reinterpret_cast<DFr*>(d_data);
+  const int direct_lg = tb.direct != nullptr ? direct_table_lg(lg_n) : -1;
   for (size_t p = 0; p < passes.size(); ++p) {
     PassArgs a{};
     a.lg_n = lg_n;
@@ -363,9 +364,7 @@ Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const S
     a.small = tb.small;
     a.tw_lo = tb.tw_lo;
     a.tw_hi = tb.tw_hi;
-    const int direct_lg = a.lo + a.k;
-    if (tb.direct != nullptr && a.lo > 0 && direct_lg < lg_n && direct_lg == direct_table_lg(lg_n))
-      a.tw_direct = tb.direct;
+    if (a.lo > 0 && a.lo + a.k < lg_n && a.lo + a.k == direct_lg) a.tw_direct = tb.direct;
     if (p == 0) a.pre = pre;
     if (p + 1 == passes.size()) a.post = post;
     RETURN_IF_ERROR(launch_pass(dit, data, a, stream));
