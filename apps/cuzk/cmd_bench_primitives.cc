@@ -34,6 +34,7 @@ struct PrimitiveArgs {
   bool streamed = false;
   int batch_lg = 0;
   int affine_rounds = -1;
+  int window_bits = 0;
   std::string json;
 };
 
@@ -108,6 +109,7 @@ int run_cuda(const std::string& what, const PrimitiveArgs& a) {
   if (a.streamed) args.push_back("--streamed");
   if (a.batch_lg > 0) args.insert(args.end(), {"--batch-lg", std::to_string(a.batch_lg)});
   if (what == "msm") args.insert(args.end(), {"--affine-rounds", std::to_string(a.affine_rounds)});
+  if (what == "msm" && a.window_bits > 0) args.insert(args.end(), {"--window-bits", std::to_string(a.window_bits)});
   if (!a.json.empty()) args.insert(args.end(), {"--json", a.json});
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());
@@ -144,6 +146,8 @@ void add_one(CLI::App& bench, const std::string& what, const std::string& help, 
     cmd->add_option("--batch-lg", a->batch_lg, "cuda, --streamed: log2 of the batch size");
     cmd->add_option("--affine-rounds", a->affine_rounds,
                     "cuda: batch-affine rounds before the XYZZ bucket sums (-1: chosen from n, 0: none)")
+        ->capture_default_str();
+    cmd->add_option("--window-bits", a->window_bits, "cuda: window size in bits, 2..24 (0: chosen from n)")
         ->capture_default_str();
   }
   cmd->add_option("--lg-min", a->lg_min, "Smallest size (log2)")->capture_default_str();

@@ -107,12 +107,10 @@ std::string profile_note(const msm::cuda::MsmProfile& p) {
 }
 
 template <class C>
-Status bench_resident(Fixture<C>& f, int lg, int reps, int affine_rounds, const std::string& op,
+Status bench_resident(Fixture<C>& f, int lg, int reps, const msm::cuda::MsmConfig& base_cfg, const std::string& op,
                       std::vector<Record>* out) {
   const size_t n = size_t(1) << lg;
   size_t ws_bytes = 0;
-  msm::cuda::MsmConfig base_cfg;
-  base_cfg.affine_rounds = affine_rounds;
   RETURN_IF_ERROR(msm::cuda::msm<C>(nullptr, nullptr, n, nullptr, nullptr, &ws_bytes, nullptr, base_cfg));
   ASSIGN_OR_RETURN(auto ws, gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes));
   ASSIGN_OR_RETURN(auto result, gpu::DeviceBuffer<ec::Jacobian<C>>::allocate(1));
@@ -143,11 +141,9 @@ Status bench_resident(Fixture<C>& f, int lg, int reps, int affine_rounds, const 
 
 template <class C>
 Status bench_streamed(Fixture<C>& f, const gpu::PinnedBuffer<ec::Affine<C>>& host_bases, int lg, int batch_lg,
-                      int reps, int affine_rounds, const std::string& op, std::vector<Record>* out) {
+                      int reps, const msm::cuda::MsmConfig& cfg, const std::string& op, std::vector<Record>* out) {
   const size_t n = size_t(1) << lg;
   const size_t batch = size_t(1) << (batch_lg > 0 ? std::min(batch_lg, lg) : std::max(lg - 2, 1));
-  msm::cuda::MsmConfig cfg;
-  cfg.affine_rounds = affine_rounds;
   ASSIGN_OR_RETURN(auto m, msm::cuda::StreamedMsm<C>::create(batch, cfg));
   ec::Jacobian<C> got;
   auto once = [&]() -> StatusOr<float> {
@@ -172,14 +168,17 @@ Status bench_curve(const Options& o, const std::string& name, std::vector<Record
   if (o.lg_min < kChunkLg) return invalid_argument("msm bench: --lg-min must be >= 16");
   Fixture<C> f;
   RETURN_IF_ERROR(f.init(size_t(1) << o.lg_max));
-  for (int lg = o.lg_min; lg <= o.lg_max; ++lg) RETURN_IF_ERROR(bench_resident(f, lg, o.reps, o.affine_rounds, "msm_" + name, out));
+  msm::cuda::MsmConfig cfg;
+  cfg.window_bits = o.window_bits;
+  cfg.affine_rounds = o.affine_rounds;
+  for (int lg = o.lg_min; lg <= o.lg_max; ++lg) RETURN_IF_ERROR(bench_resident(f, lg, o.reps, cfg, "msm_" + name, out));
   if (!o.streamed) return ok_status();
   const size_t nmax = size_t(1) << o.lg_max;
   ASSIGN_OR_RETURN(auto host_bases, gpu::PinnedBuffer<ec::Affine<C>>::allocate(nmax));
   RETURN_IF_ERROR(f.bases.download(host_bases.data(), nmax, f.stream.get()));
   RETURN_IF_ERROR(f.stream.synchronize());
   for (int lg = o.lg_min; lg <= o.lg_max; ++lg)
-    RETURN_IF_ERROR(bench_streamed(f, host_bases, lg, o.batch_lg, o.reps, o.affine_rounds, "msm_" + name + "_streamed", out));
+    RETURN_IF_ERROR(bench_streamed(f, host_bases, lg, o.batch_lg, o.reps, cfg, "msm_" + name + "_streamed", out));
   return ok_status();
 }
 

@@ -1,7 +1,7 @@
 // cuzk-gpu-bench: device MSM / NTT / PCIe benchmarks with result checks and
 // JSON output.
 //   cuzk-gpu-bench msm --curve g1|g2 --lg-min 20 --lg-max 27 [--reps 5] [--streamed] [--batch-lg 24]
-//                  [--affine-rounds R] [--json f]
+//                  [--affine-rounds R] [--window-bits C] [--json f]
 //   cuzk-gpu-bench ntt --lg-min 20 --lg-max 27 [--reps 5] [--json f]
 //   cuzk-gpu-bench h2d [--json f]
 // Prints one line per figure and a JSON document (device, build, records).
@@ -34,6 +34,7 @@ bool parse(int argc, char** argv, Options* o) {
     else if (a == "--streamed") o->streamed = true;
     else if (a == "--batch-lg") o->batch_lg = std::atoi(value().c_str());
     else if (a == "--affine-rounds") o->affine_rounds = std::atoi(value().c_str());
+    else if (a == "--window-bits") o->window_bits = std::atoi(value().c_str());
     else if (a == "--json") o->json_path = value();
     else return false;
   }
@@ -83,7 +84,8 @@ int run(int argc, char** argv) {
   if (!parse(argc, argv, &o)) {
     std::fprintf(stderr,
                  "usage: cuzk-gpu-bench msm|ntt|h2d [--curve g1|g2] [--lg-min N] [--lg-max N] [--lg N] [--reps N]\n"
-                 "                      [--streamed] [--batch-lg N] [--affine-rounds N (-1: auto)] [--json FILE]\n");
+                 "                      [--streamed] [--batch-lg N] [--affine-rounds N (-1: auto)]\n"
+                 "                      [--window-bits N (0: auto)] [--json FILE]\n");
     return 2;
   }
   if (!gpu::device_available()) {

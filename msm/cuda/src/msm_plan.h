@@ -43,12 +43,13 @@ struct Plan {
 
 // When MsmConfig::affine_rounds is −1: rounds[i] batch-affine rounds for
 // n ≥ 2^(first_lg + i) (the last entry for all larger n), none below first_lg.
-// Each round has a fixed cost — the serial inversion at the root of its tree,
-// ≈ 0.7 ms on an H200 — that small MSMs do not earn back. Measured per curve
-// on an H200: docs/perf.md §4.
+// Each round has a fixed cost — the tree's levels and the serial inversion
+// at its root (≈ 0.1 ms on an H200 with the binary-Euclid inverse; 0.6 ms
+// with Fermat's) — that small MSMs do not earn back. Measured per curve on an
+// H200: docs/perf.md §4.
 struct AffineTuning {
   int first_lg = 0;
-  int rounds[4] = {0, 0, 0, 0};
+  int rounds[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   int count = 0;
   constexpr int for_lg(int lg) const {
     if (count == 0 || lg < first_lg) return 0;
@@ -59,11 +60,11 @@ template <class C>
 constexpr AffineTuning affine_tuning();
 template <>
 constexpr AffineTuning affine_tuning<ec::G1Curve>() {
-  return {25, {2, 2, 3}, 3};
+  return {21, {1, 2, 2, 2, 3, 3, 4}, 7};
 }
 template <>
 constexpr AffineTuning affine_tuning<ec::G2Curve>() {
-  return {21, {1, 2, 2, 3}, 4};
+  return {20, {1, 2, 2, 4, 4}, 5};
 }
 
 // Errors: INVALID_ARGUMENT for n >= 2^31 or a config outside its ranges.
