@@ -17,6 +17,8 @@
 
 #if defined(__x86_64__)
 #include <x86intrin.h>
+
+#include "cuzk/ff/mont_mul_adx.h"  // cpu_has_adx()
 #define CUZK_NTT_X86_ARITH 1
 #endif
 
@@ -177,10 +179,7 @@ CUZK_NTT_INLINE Fr mul_adx(const Fr& x, const Fr& y) {
 #undef CUZK_NTT_ADX_ROUND
 
 // Whether this CPU runs mul_adx (checked once).
-inline bool has_adx() {
-  static const bool supported = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx");
-  return supported;
-}
+inline bool has_adx() { return ff::detail::cpu_has_adx(); }
 
 // Arithmetic policies the kernels are instantiated with.
 struct PortableArith {
