@@ -127,17 +127,62 @@ class WindowWorker {
     add_pairs<C>(pairs_, prefix_);
   }
 
-  // Σ_b (b + 1)·bucket[b] = Σ_j S_j with S_j = Σ_{b ≥ j} bucket[b], by a
-  // running sum from the top bucket down. S_j only changes at non-empty
-  // buckets, so a run of g equal terms is added as g·S (double-and-add); for
-  // dense buckets (g = 1) this is the plain 10M (mixed) + 14M (XYZZ) per bucket.
-  ec::Xyzz<C> reduce_buckets() const {
+  // Σ_b (b + 1)·bucket[b]. With B = 2^k buckets (k ≥ kSplitMinLg), index
+  // b = q·M + r (M = 2^⌊k/2⌋) splits the weight into M·q + (r + 1):
+  //   Σ = M·Σ_q q·D_q + Σ_r (r + 1)·C_r,  D_q = Σ_r bucket[qM + r],  C_r = Σ_q bucket[qM + r].
+  // D and C are 2B − B/M − M affine additions, batched across all groups
+  // (≈ 7M each); the two weighted sums left have B/M and M terms. The
+  // running sum over all B buckets instead costs ≈ 24M per bucket.
+  // Measured: docs/perf.md §2.
+  ec::Xyzz<C> reduce_buckets() {
+    const size_t nb = buckets_.size();
+    if (nb < (size_t(1) << kSplitMinLg) || (nb & (nb - 1)) != 0) return weighted_sum(buckets_);
+    const int k = __builtin_ctzll(uint64_t(nb));
+    const size_t m = size_t(1) << (k / 2), q = nb / m;
+    rows_.assign(buckets_.begin(), buckets_.end());  // group g = q: [g·m, g·m + m)
+    cols_.resize(nb);                                // group g = r: [g·q, g·q + q)
+    for (size_t i = 0; i < q; ++i)
+      for (size_t j = 0; j < m; ++j) cols_[j * q + i] = buckets_[i * m + j];
+    sum_groups(rows_, q, m);
+    sum_groups(cols_, m, q);
+    // D_q sits at rows_[q·m]; weights q = 1 .. Q−1 (D_0 has weight 0).
+    std::vector<A>& d = row_sums_;
+    d.clear();
+    for (size_t i = 1; i < q; ++i) d.push_back(rows_[i * m]);
+    std::vector<A>& cr = rows_;  // C_r, weights r + 1 (rows_ no longer needed)
+    cr.resize(m);
+    for (size_t j = 0; j < m; ++j) cr[j] = cols_[j * q];
+    ec::Xyzz<C> high = weighted_sum(d);
+    for (int i = 0; i < k / 2; ++i) high = high.dbl();
+    return high + weighted_sum(cr);
+  }
+
+  // Each of `groups` consecutive runs of `len` points in pts summed into its
+  // first point, halving every run per level, all runs in one batch per level.
+  void sum_groups(std::vector<A>& pts, size_t groups, size_t len) {
+    for (size_t live = len; live > 1;) {
+      const size_t h = (live + 1) / 2;
+      pairs_.clear();
+      for (size_t g = 0; g < groups; ++g) {
+        A* s = pts.data() + g * len;
+        for (size_t j = 0; j + h < live; ++j) pairs_.push_back({&s[j], &s[j + h], &s[j], 0});
+      }
+      add_pairs<C>(pairs_, prefix_);
+      live = h;
+    }
+  }
+
+  // Σ_i (i + 1)·pts[i] = Σ_j S_j with S_j = Σ_{i ≥ j} pts[i], by a running
+  // sum from the top down. S_j only changes at non-infinite points, so a run
+  // of g equal terms is added as g·S (double-and-add); for dense input (g = 1)
+  // this is the plain 10M (mixed) + 14M (XYZZ) per point.
+  static ec::Xyzz<C> weighted_sum(std::span<const A> pts) {
     ec::Xyzz<C> running = ec::Xyzz<C>::identity(), total = ec::Xyzz<C>::identity();
-    size_t upper = 0;  // the last non-empty bucket seen, plus one; 0 = none yet
-    for (size_t b = buckets_.size(); b-- > 0;) {
-      if (buckets_[b].is_infinity()) continue;
+    size_t upper = 0;  // the last non-infinite point seen, plus one; 0 = none yet
+    for (size_t b = pts.size(); b-- > 0;) {
+      if (pts[b].is_infinity()) continue;
       if (upper != 0) total += times(running, upper - 1 - b);
-      running += buckets_[b];
+      running += pts[b];
       upper = b + 1;
     }
     if (upper != 0) total += times(running, upper);
@@ -154,8 +199,11 @@ class WindowWorker {
     return r;
   }
 
+  // Bucket sets of at least 2^kSplitMinLg take the two-level reduction.
+  static constexpr int kSplitMinLg = 8;
+
   const MsmPlan& plan_;
-  std::vector<A> buckets_;
+  std::vector<A> buckets_, rows_, cols_, row_sums_;
   std::vector<uint32_t> count_, start_, level_count_, active_;
   std::vector<uint32_t> digits_, sorted_;
   std::vector<A> sums_;

@@ -13,7 +13,10 @@ namespace {
 // traffic (6M + 1S of arithmetic), ~1.1 us per bucket of the running-sum
 // reduction (10M + 14M), with M ~ 40 ns. The window sweeps behind them were
 // flat within noise around the chosen c (2^12: c = 9, 2^16: 12-13,
-// 2^18: 13-15, 2^20: 16-17), for G2 as well (2^14: c = 10-11).
+// 2^18: 13-15, 2^20: 16-17), for G2 as well (2^14: c = 10-11). Since then
+// bucket sets of 2^8 and more are reduced in two levels (pippenger.h,
+// reduce_buckets), ≈ 2 batch-affine additions per bucket; with that cost the
+// model still picks c = 13 at 2^16, so the constant was left as measured.
 constexpr double kAddCost = 10.5;
 constexpr double kReduceCost = 27.0;
 // Points sorted at once per task: at least this many, and at least

@@ -167,6 +167,26 @@ TYPED_TEST(MsmTest, EveryWindowSizeAgrees) {
   }
 }
 
+// Dense bucket sets large enough for the two-level bucket reduction (2^8
+// buckets and up, even and odd log2), with every bucket hit several times,
+// plus repeated bases, opposite scalars and infinity among the bases.
+TYPED_TEST(MsmTest, DenseBucketsMatchNaive) {
+  using C = TypeParam;
+  TestRng rng(fresh_seed());
+  auto bases = random_points<C>(rng, 3000);
+  auto scalars = random_scalars(rng, bases.size());
+  bases[10] = bases[11];
+  scalars[12] = -scalars[13];
+  bases[12] = bases[13];
+  bases[14] = ec::Affine<C>::identity();
+  const ec::Jacobian<C> expected = naive_msm<C>(bases, scalars);
+  for (int c : {9, 10, 11}) {
+    MsmOptions options;
+    options.window_bits = c;
+    EXPECT_TRUE(run_msm<C>(bases, scalars, options) == expected) << "c=" << c;
+  }
+}
+
 TYPED_TEST(MsmTest, ThreadCountsAgree) {
   using C = TypeParam;
   TestRng rng(fresh_seed());
