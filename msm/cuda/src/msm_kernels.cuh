@@ -317,16 +317,25 @@ __device__ __forceinline__ uint32_t inv_level_count(const uint32_t* total_pairs,
   return c;
 }
 
+// The elements [b, e) of level lv that thread u of a tree kernel owns:
+// [u·C, u·C + C) (C = kInvChunk) clipped to the level; empty when b ≥ e.
+struct InvChunk {
+  uint32_t u, b, e;
+};
+__device__ __forceinline__ InvChunk inv_chunk(const uint32_t* total_pairs, int lv) {
+  const uint32_t u = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t count = inv_level_count(total_pairs, lv);
+  const uint32_t b = min(u * kInvChunk, count);
+  return InvChunk{u, b, min(b + kInvChunk, count)};
+}
+
 // Up-sweep of the inversion tree: thread u multiplies elements
 // [u·C, u·C + C) of level lv (C = kInvChunk), keeping prefix products in pre.
 template <class F>
 static __global__ void __launch_bounds__(128)
     inv_up_kernel(const F* vals, const uint32_t* total_pairs, int lv, F* pre, F* up) {
-  const uint32_t u = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t count = inv_level_count(total_pairs, lv);
-  const uint32_t b = u * kInvChunk;
-  if (b >= count) return;
-  const uint32_t e = min(b + kInvChunk, count);
+  const auto [u, b, e] = inv_chunk(total_pairs, lv);
+  if (b >= e) return;
   F acc = vals[b];
   for (uint32_t i = b + 1; i < e; ++i) {
     pre[i] = acc;
@@ -348,11 +357,8 @@ static __global__ void inv_root_kernel(F* root, const uint32_t* total_pairs, int
 template <class F>
 static __global__ void __launch_bounds__(128)
     inv_down_kernel(F* vals, const uint32_t* total_pairs, int lv, const F* pre, const F* up) {
-  const uint32_t u = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t count = inv_level_count(total_pairs, lv);
-  const uint32_t b = u * kInvChunk;
-  if (b >= count) return;
-  const uint32_t e = min(b + kInvChunk, count);
+  const auto [u, b, e] = inv_chunk(total_pairs, lv);
+  if (b >= e) return;
   F acc = up[u];
   for (uint32_t i = e - 1; i > b; --i) {
     const F v = vals[i];
