@@ -226,11 +226,6 @@ CUZK_MONT_FN void half_mod(uint32_t* x, const uint32_t* p) {
   if (x[0] & 1) words_add<N>(x, p);
   words_shr1<N>(x);
 }
-// x = x − y mod p for x, y < p.
-template <int N>
-CUZK_MONT_FN void sub_mod_words(uint32_t* x, const uint32_t* y, const uint32_t* p) {
-  if (words_sub<N>(x, y)) words_add<N>(x, p);
-}
 
 // r = a^-1 mod p for the integer 0 < a < p (p an odd prime below
 // 2^(32N−1)); r = 0 for a = 0. The binary extended Euclidean algorithm:
@@ -265,10 +260,10 @@ CUZK_MONT_FN void binary_inverse(uint32_t* r, const uint32_t* a, const uint32_t*
     }
     if (words_geq<N>(u, v)) {
       words_sub<N>(u, v);
-      sub_mod_words<N>(x1, x2, p);
+      mod_sub<N>(x1, x1, x2, p);
     } else {
       words_sub<N>(v, u);
-      sub_mod_words<N>(x2, x1, p);
+      mod_sub<N>(x2, x2, x1, p);
     }
   }
   const bool u_one = words_are_one<N>(u);
