@@ -35,6 +35,7 @@ struct PrimitiveArgs {
   int batch_lg = 0;
   int affine_rounds = -1;
   int window_bits = 0;
+  int window_lanes = 0;
   std::string json;
 };
 
@@ -110,6 +111,8 @@ int run_cuda(const std::string& what, const PrimitiveArgs& a) {
   if (a.batch_lg > 0) args.insert(args.end(), {"--batch-lg", std::to_string(a.batch_lg)});
   if (what == "msm") args.insert(args.end(), {"--affine-rounds", std::to_string(a.affine_rounds)});
   if (what == "msm" && a.window_bits > 0) args.insert(args.end(), {"--window-bits", std::to_string(a.window_bits)});
+  if (what == "msm" && a.window_lanes > 0)
+    args.insert(args.end(), {"--window-lanes", std::to_string(a.window_lanes)});
   if (!a.json.empty()) args.insert(args.end(), {"--json", a.json});
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());
@@ -148,6 +151,10 @@ void add_one(CLI::App& bench, const std::string& what, const std::string& help, 
                     "cuda: batch-affine rounds before the XYZZ bucket sums (-1: chosen from n, 0: none)")
         ->capture_default_str();
     cmd->add_option("--window-bits", a->window_bits, "cuda: window size in bits, 2..24 (0: chosen from n)")
+        ->capture_default_str();
+    cmd->add_option("--window-lanes", a->window_lanes,
+                    "cuda: windows accumulated at once, 1 or 2 (0: chosen; two need twice the scratch)")
+        ->check(CLI::Range(0, 2))
         ->capture_default_str();
   }
   cmd->add_option("--lg-min", a->lg_min, "Smallest size (log2)")->capture_default_str();

@@ -22,6 +22,7 @@ struct Options {
   int batch_lg = 0;          // streamed batch size 2^batch_lg (0: n/4)
   int affine_rounds = -1;    // msm: MsmConfig::affine_rounds
   int window_bits = 0;       // msm: MsmConfig::window_bits (0: chosen from n)
+  int window_lanes = 0;      // msm: MsmConfig::window_lanes (0: chosen)
   std::string json_path;     // append-free: one JSON document per run
 };
 

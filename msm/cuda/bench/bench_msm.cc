@@ -170,6 +170,7 @@ Status bench_curve(const Options& o, const std::string& name, std::vector<Record
   RETURN_IF_ERROR(f.init(size_t(1) << o.lg_max));
   msm::cuda::MsmConfig cfg;
   cfg.window_bits = o.window_bits;
+  cfg.window_lanes = o.window_lanes;
   cfg.affine_rounds = o.affine_rounds;
   for (int lg = o.lg_min; lg <= o.lg_max; ++lg) RETURN_IF_ERROR(bench_resident(f, lg, o.reps, cfg, "msm_" + name, out));
   if (!o.streamed) return ok_status();

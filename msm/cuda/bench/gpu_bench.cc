@@ -1,7 +1,7 @@
 // cuzk-gpu-bench: device MSM / NTT / PCIe benchmarks with result checks and
 // JSON output.
 //   cuzk-gpu-bench msm --curve g1|g2 --lg-min 20 --lg-max 27 [--reps 5] [--streamed] [--batch-lg 24]
-//                  [--affine-rounds R] [--window-bits C] [--json f]
+//                  [--affine-rounds R] [--window-bits C] [--window-lanes L] [--json f]
 //   cuzk-gpu-bench ntt --lg-min 20 --lg-max 27 [--reps 5] [--json f]
 //   cuzk-gpu-bench h2d [--json f]
 // Prints one line per figure and a JSON document (device, build, records).
@@ -35,6 +35,7 @@ bool parse(int argc, char** argv, Options* o) {
     else if (a == "--batch-lg") o->batch_lg = std::atoi(value().c_str());
     else if (a == "--affine-rounds") o->affine_rounds = std::atoi(value().c_str());
     else if (a == "--window-bits") o->window_bits = std::atoi(value().c_str());
+    else if (a == "--window-lanes") o->window_lanes = std::atoi(value().c_str());
     else if (a == "--json") o->json_path = value();
     else return false;
   }

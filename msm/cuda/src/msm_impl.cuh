@@ -29,14 +29,31 @@ constexpr unsigned kThreads = 128;
 inline unsigned grid_for(size_t n, unsigned threads) { return unsigned((n + threads - 1) / threads); }
 inline size_t align_up(size_t x) { return (x + 255) & ~size_t(255); }
 
-// Byte offsets of the workspace parts.
+// Byte offsets of the workspace parts. words, buckets and red are shared by
+// all windows; the rest is one window's scratch, laid out once per lane
+// (Plan::lanes) from lane_begin on, lane_bytes apart; lane(l, i) gives lane
+// i's offsets.
 struct Layout {
-  size_t words, keys_in, vals_in, keys_out, vals_out, unique, counts, num_runs;
-  size_t cnt[2], off[2], tasks, cub, partial[2], buckets, red[2], total;
+  size_t words, buckets, red[2];
+  size_t keys_in, vals_in, keys_out, vals_out, unique, counts, num_runs;
+  size_t cnt[2], off[2], tasks, cub, partial[2];
   size_t cub_bytes;
   size_t poff = 0, affine[2] = {0, 0};    // pair rounds: pair offsets, item buffers
   std::vector<size_t> inv_vals, inv_pre;  // per level of the inversion tree
+  size_t lane_begin = 0, lane_bytes = 0, total = 0;
 };
+
+inline Layout lane(const Layout& l, int i) {
+  Layout r = l;
+  const size_t d = size_t(i) * l.lane_bytes;
+  for (size_t* f : {&r.keys_in, &r.vals_in, &r.keys_out, &r.vals_out, &r.unique, &r.counts, &r.num_runs, &r.cnt[0],
+                    &r.cnt[1], &r.off[0], &r.off[1], &r.tasks, &r.cub, &r.partial[0], &r.partial[1], &r.poff,
+                    &r.affine[0], &r.affine[1]})
+    *f += d;
+  for (size_t& v : r.inv_vals) v += d;
+  for (size_t& v : r.inv_pre) v += d;
+  return r;
+}
 
 static_assert(kPairsPerThreadHost == kernels::kPairsPerThread && kInvChunkHost == kernels::kInvChunk);
 
@@ -74,6 +91,10 @@ Status make_layout(const Plan& p, Layout* l, bool own_buckets) {
     return here;
   };
   l->words = take(size_t(kernels::kScalarWords) * p.n * 4);
+  l->buckets = take(own_buckets ? size_t(p.windows) * p.buckets * sizeof(X) : 0);
+  l->red[0] = take(size_t(p.windows) * p.groups * sizeof(X));
+  l->red[1] = take(size_t(p.windows) * ((p.groups + kSumChunk - 1) / kSumChunk) * sizeof(X));
+  l->lane_begin = at;
   l->keys_in = take(p.n * 4);
   l->vals_in = take(p.n * 4);
   l->keys_out = take(p.n * 4);
@@ -86,7 +107,7 @@ Status make_layout(const Plan& p, Layout* l, bool own_buckets) {
   l->tasks = take(runs * 4);
   if (p.affine_rounds > 0) {
     using A = ec::cuda::DAffine<C>;
-    using F = typename ec::cuda::DeviceCurve<C>::F;
+    using F = kernels::InvField<typename ec::cuda::DeviceCurve<C>::F>;
     l->poff = take(runs * 4);
     for (int i = 0; i < 2; ++i) l->affine[i] = take(p.affine_items[i] * sizeof(A));
     l->inv_vals.clear(), l->inv_pre.clear();
@@ -96,12 +117,15 @@ Status make_layout(const Plan& p, Layout* l, bool own_buckets) {
     }
   }
   l->cub = take(l->cub_bytes);
-  const size_t partials = p.levels.size() > 1 ? p.levels[0].tasks_bound : 0;
+  // Level 0's tasks, bounded from its smallest task size (8) so that the
+  // layout only grows with n: a StreamedMsm sizes one workspace for its whole
+  // batches and also runs shorter ones, whose larger task count (smaller k)
+  // could otherwise need more.
+  const size_t k0 = p.levels.empty() ? 1 : std::min<size_t>(p.levels[0].k, 8);
+  const size_t partials = p.levels.empty() ? 0 : std::min(p.level0_items, p.level0_items / k0 + p.max_runs) + 1;
   for (int i = 0; i < 2; ++i) l->partial[i] = take(partials * sizeof(X));
-  l->buckets = take(own_buckets ? size_t(p.windows) * p.buckets * sizeof(X) : 0);
-  l->red[0] = take(size_t(p.windows) * p.groups * sizeof(X));
-  l->red[1] = take(size_t(p.windows) * ((p.groups + kSumChunk - 1) / kSumChunk) * sizeof(X));
-  l->total = at;
+  l->lane_bytes = at - l->lane_begin;
+  l->total = l->lane_begin + size_t(std::max(p.lanes, 1)) * l->lane_bytes;
   return ok_status();
 }
 
@@ -126,6 +150,7 @@ inline kernels::HWords offset_words(int c, int windows) {
 class Profiler {
  public:
   explicit Profiler(MsmProfile* out) : out_(out) {}
+  bool active() const { return out_ != nullptr; }
   Status mark(cudaStream_t stream) {
     if (out_ == nullptr) return ok_status();
     ASSIGN_OR_RETURN(gpu::Event e, gpu::Event::create(true));
@@ -167,7 +192,7 @@ class Profiler {
 // prefix products with one inversion at the root.
 template <class C>
 Status invert_products(const Layout& l, void* ws, size_t pairs_bound, const uint32_t* d_pairs, cudaStream_t stream) {
-  using F = typename ec::cuda::DeviceCurve<C>::F;
+  using F = kernels::InvField<typename ec::cuda::DeviceCurve<C>::F>;
   const std::vector<size_t> b = inv_tree_bounds(pairs_bound);
   if (b[0] == 0) return ok_status();
   const int top = int(b.size()) - 1;
@@ -206,7 +231,7 @@ Status pair_round(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
   RETURN_IF_ERROR(
       CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, next_cnt, next_off, runs + 1, stream)));
   A* out = at<A>(ws, l.affine[k & 1]);
-  F* prod = at<F>(ws, l.inv_vals[0]);
+  kernels::InvField<F>* prod = at<kernels::InvField<F>>(ws, l.inv_vals[0]);
   const size_t pairs = pair_bound(p.n, runs, k);
   const unsigned grid = grid_for((pairs + kPairsPerThreadHost - 1) / kPairsPerThreadHost, kThreads);
   auto launch = [&](auto items) -> Status {
@@ -294,29 +319,53 @@ Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
   return ok_status();
 }
 
+// Bucket reduction of every window: Σ_k (k+1)·S_k per window by groups
+// (bucket_groups_kernel), then group sums added by chunks until one is left.
+// Window w works in its parts of red[0] (from w·groups) and red[1] (from
+// w·ceil(groups/chunk)); its sum ends in red[b] at w·red_stride(p, b), b the
+// buffer the last level wrote (combine_windows).
+inline size_t red_stride(const Plan& p, int buffer) {
+  return buffer == 0 ? size_t(p.groups) : size_t((p.groups + kSumChunk - 1) / kSumChunk);
+}
+template <class C>
+Status reduce_buckets(const Plan& p, const Layout& l, void* ws, const ec::cuda::DXyzz<C>* all_buckets,
+                      cudaStream_t stream) {
+  using F = typename ec::cuda::DeviceCurve<C>::F;
+  using X = ec::cuda::Xyzz<F>;
+  if (p.windows <= 0) return ok_status();
+  X* red[2] = {at<X>(ws, l.red[0]), at<X>(ws, l.red[1])};
+  const size_t groups = size_t(p.groups) * p.windows;
+  kernels::bucket_groups_kernel<F><<<grid_for(groups, kThreads), kThreads, 0, stream>>>(
+      all_buckets, p.buckets, p.group_len, p.groups, uint32_t(p.windows), red[0]);
+  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  int cur = 0;
+  for (uint32_t len = p.groups; len > 1; len = (len + kSumChunk - 1) / kSumChunk, cur ^= 1) {
+    const size_t outs = size_t(p.windows) * ((len + kSumChunk - 1) / kSumChunk);
+    kernels::sum_segments_kernel<F><<<grid_for(outs, kThreads), kThreads, 0, stream>>>(
+        red[cur], red_stride(p, cur), uint32_t(p.windows), len, kSumChunk, red[cur ^ 1], red_stride(p, cur ^ 1));
+    RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  }
+  return ok_status();
+}
+
+// Σ_w 2^(c·w)·(window w's sum) into *d_result, once every window is reduced.
+template <class C>
+Status combine_windows(const Plan& p, const Layout& l, void* ws, ec::cuda::DJacobian<C>* d_result,
+                       cudaStream_t stream) {
+  using F = typename ec::cuda::DeviceCurve<C>::F;
+  int buffer = 0;  // where the last sum_segments level left the window sums
+  for (uint32_t len = p.groups; len > 1; len = (len + kSumChunk - 1) / kSumChunk) buffer ^= 1;
+  kernels::combine_windows_kernel<F><<<1, 1, 0, stream>>>(at<ec::cuda::Xyzz<F>>(ws, l.red[buffer]),
+                                                          red_stride(p, buffer), p.windows, p.c, d_result);
+  return CUZK_CUDA_LAUNCH_CHECK();
+}
+
 // Reduces every window's buckets and combines the windows into *d_result.
 template <class C>
 Status reduce_windows(const Plan& p, const Layout& l, void* ws, const ec::cuda::DXyzz<C>* all_buckets,
                       ec::cuda::DJacobian<C>* d_result, cudaStream_t stream) {
-  using F = typename ec::cuda::DeviceCurve<C>::F;
-  using X = ec::cuda::Xyzz<F>;
-  X* red[2] = {at<X>(ws, l.red[0]), at<X>(ws, l.red[1])};
-  int cur = 0;
-  uint32_t len = 1;
-  if (p.windows > 0) {
-    const size_t groups = size_t(p.groups) * p.windows;
-    kernels::bucket_groups_kernel<F><<<grid_for(groups, kThreads), kThreads, 0, stream>>>(
-        all_buckets, p.buckets, p.group_len, p.groups, uint32_t(p.windows), red[0]);
-    RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-    for (len = p.groups; len > 1; len = (len + kSumChunk - 1) / kSumChunk, cur ^= 1) {
-      const size_t outs = size_t(p.windows) * ((len + kSumChunk - 1) / kSumChunk);
-      kernels::sum_segments_kernel<F><<<grid_for(outs, kThreads), kThreads, 0, stream>>>(red[cur], uint32_t(p.windows),
-                                                                                         len, kSumChunk, red[cur ^ 1]);
-      RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-    }
-  }
-  kernels::combine_windows_kernel<F><<<1, 1, 0, stream>>>(red[cur], p.windows, p.c, d_result);
-  return CUZK_CUDA_LAUNCH_CHECK();
+  RETURN_IF_ERROR(reduce_buckets<C>(p, l, ws, all_buckets, stream));
+  return combine_windows<C>(p, l, ws, d_result, stream);
 }
 
 }  // namespace detail
@@ -334,6 +383,14 @@ namespace detail {
 
 // Scalars to window words, then every window sorted and accumulated into
 // `buckets` (added to what they hold).
+// With two lanes the odd windows run on a second stream, forked from and
+// joined back into `stream`, each lane in its own scratch: one window's
+// serial steps (the inversion roots, scans, the small upper levels of the
+// trees, each kernel's last wave) then overlap the other's large kernels.
+// A profiled run keeps to one lane, so that its phase times add up. (Reducing
+// each window's buckets in its lane right after it, instead of all windows
+// at once afterwards, measured slower: a one-window reduction is too few
+// threads, each a long serial chain — G2 2^24 278 vs 253 ms, 2^20 94 vs 51.)
 template <class C>
 Status accumulate_windows(const Plan& p, const Layout& l, void* ws, const ec::Affine<C>* d_bases,
                           const ff::Fr* d_scalars, ec::cuda::DXyzz<C>* buckets, cudaStream_t stream, Profiler& prof) {
@@ -341,11 +398,24 @@ Status accumulate_windows(const Plan& p, const Layout& l, void* ws, const ec::Af
       reinterpret_cast<const ff::cuda::Fr*>(d_scalars), p.n, at<uint32_t>(ws, l.words), offset_words(p.c, p.windows));
   RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
   RETURN_IF_ERROR(prof.mark(stream));
-  for (int w = 0; w < p.windows; ++w) {
-    RETURN_IF_ERROR(run_window<C>(p, l, ws, ec::cuda::dev<C>(d_bases), buckets, w, stream, prof.next()));
-    RETURN_IF_ERROR(prof.mark(stream));
+  const auto* bases = ec::cuda::dev<C>(d_bases);
+  if (p.lanes < 2 || p.windows < 2 || prof.active()) {
+    for (int w = 0; w < p.windows; ++w) {
+      RETURN_IF_ERROR(run_window<C>(p, l, ws, bases, buckets, w, stream, prof.next()));
+      RETURN_IF_ERROR(prof.mark(stream));
+    }
+    return ok_status();
   }
-  return ok_status();
+  ASSIGN_OR_RETURN(gpu::Stream second, gpu::Stream::create());
+  ASSIGN_OR_RETURN(gpu::Event forked, gpu::Event::create(false));
+  ASSIGN_OR_RETURN(gpu::Event joined, gpu::Event::create(false));
+  RETURN_IF_ERROR(forked.record(stream));
+  RETURN_IF_ERROR(second.wait(forked));
+  const Layout lanes[2] = {lane(l, 0), lane(l, 1)};
+  for (int w = 0; w < p.windows; ++w)
+    RETURN_IF_ERROR(run_window<C>(p, lanes[w & 1], ws, bases, buckets, w, w & 1 ? second.get() : stream, nullptr));
+  RETURN_IF_ERROR(joined.record(second));
+  return CUZK_CUDA_CHECK(cudaStreamWaitEvent(stream, joined.get(), 0));
 }
 
 inline Status check_workspace(const char* what, void* ws, size_t* bytes, size_t need) {
@@ -482,11 +552,12 @@ Status batch_add(const ec::Affine<C>* d_bases, const uint64_t* d_bitmap, size_t 
     for (uint32_t len = uint32_t(parts); len > 1; len = (len + detail::kSumChunk - 1) / detail::kSumChunk, cur ^= 1) {
       const size_t outs = (len + detail::kSumChunk - 1) / detail::kSumChunk;
       kernels::sum_segments_kernel<F><<<detail::grid_for(outs, detail::kThreads), detail::kThreads, 0, stream>>>(
-          red[cur], 1, len, detail::kSumChunk, red[cur ^ 1]);
+          red[cur], len, 1, len, detail::kSumChunk, red[cur ^ 1], outs);
       RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
     }
   }
-  kernels::combine_windows_kernel<F><<<1, 1, 0, stream>>>(red[cur], parts > 0 ? 1 : 0, 0, ec::cuda::dev<C>(d_result));
+  kernels::combine_windows_kernel<F><<<1, 1, 0, stream>>>(red[cur], 1, parts > 0 ? 1 : 0, 0,
+                                                          ec::cuda::dev<C>(d_result));
   return CUZK_CUDA_LAUNCH_CHECK();
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "cuzk/ec/cuda/point.cuh"
 #include "cuzk/ff/cuda/fields.cuh"
@@ -154,6 +155,29 @@ __device__ __forceinline__ F pair_denominator(int kind, const Affine<F>& p, cons
   return F::one();
 }
 
+// The field Montgomery's trick runs in. Over Fp2 (G2) it is Fp: a pair's
+// denominator d = d0 + d1·u is inverted through its norm, 1/d = conj(d)/N(d)
+// with N(d) = d0² + d1² ∈ Fp (nonzero for d ≠ 0, as −1 is not a square mod p).
+// The thread's running products, the tree and the stored prefixes are then Fp
+// values, and the backward walk takes 4 Fp products per pair instead of the 6
+// of two Fp2 products (the forward walk: 3 either way).
+template <class F>
+struct InvTrait {
+  using T = F;
+  __device__ __forceinline__ static T norm(const F& d) { return d; }
+  __device__ __forceinline__ static F inverse_from(const F&, const T& norm_inv) { return norm_inv; }
+};
+template <>
+struct InvTrait<ff::cuda::Fp2> {
+  using T = ff::cuda::Fp;
+  __device__ __forceinline__ static T norm(const ff::cuda::Fp2& d) { return d.c0.sqr() + d.c1.sqr(); }
+  __device__ __forceinline__ static ff::cuda::Fp2 inverse_from(const ff::cuda::Fp2& d, const T& norm_inv) {
+    return {d.c0 * norm_inv, -(d.c1 * norm_inv)};
+  }
+};
+template <class F>
+using InvField = typename InvTrait<F>::T;
+
 // Level-k items: kRefs selects (index|sign) values into `bases`.
 template <class F, bool kRefs>
 struct PairItems {
@@ -200,11 +224,15 @@ inline constexpr int kForwardMinBlocks = sizeof(F) == 48 ? 1 : 3;
 // Forward half of a round: thread t takes pairs [t·K, t·K + K) (K =
 // kPairsPerThread) of the round's pair list, stores in each pair's output slot
 // the product of the earlier denominators (x coordinate, from the second pair
-// on), and the product of all its denominators in prod[t].
+// on), and the product of all its denominators in prod[t]. Over Fp2 the
+// products are of norms (InvTrait), and the slot's x holds the prefix in c0
+// and this pair's norm in c1, which the backward walk then reads back.
 template <class F, bool kRefs>
 static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
     pair_forward_kernel(PairItems<F, kRefs> items, const uint32_t* off, const uint32_t* poff, const uint32_t* next_off,
-                        uint32_t max_runs, Affine<F>* out, F* prod) {
+                        uint32_t max_runs, Affine<F>* out, InvField<F>* prod) {
+  using T = InvField<F>;
+  constexpr bool kNorm = !std::is_same_v<T, F>;
   const uint32_t total = poff[max_runs];
   const uint32_t p0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPairsPerThread;
   if (p0 >= total) return;
@@ -212,7 +240,7 @@ static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
   uint32_t r = find_run(poff, max_runs, p0);
   uint32_t a = off[r] + 2 * (p0 - poff[r]);  // first item of pair p
   F x1 = items.load_x(a), x2 = items.load_x(a + 1);
-  F acc;
+  T acc;
   for (uint32_t p = p0; p < p1; ++p) {
     const uint32_t o = next_off[r] + (p - poff[r]);
     uint32_t rn = r, an = a;
@@ -229,11 +257,15 @@ static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
       const Affine<F> P = items.load(a), Q = items.load(a + 1);
       d = pair_denominator(pair_kind(P, Q), P, Q);
     }
+    const T n = InvTrait<F>::norm(d);
     if (p == p0) {
-      acc = d;
+      acc = n;
     } else {
-      out[o].x = acc;
-      acc = acc * d;
+      if constexpr (kNorm)
+        out[o].x = F{acc, n};
+      else
+        out[o].x = acc;
+      acc = acc * n;
     }
     if (p + 1 < p1) {
       if constexpr (kPipelinedForward<F>)
@@ -248,24 +280,27 @@ static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
 
 // Blocks per SM asked of the backward kernel: G1 at four, which ptxas fits in
 // 128 registers (130 otherwise) — the G1 MSM at 2^27 went 833 → 801 ms on an
-// H200; G2 left at its 240 registers (three blocks spill and measured 1%
-// slower). docs/perf.md §4.
+// H200; G2 at three (168 registers with some spilling, 204 uncapped since the
+// Fp2 denominators are inverted through their norms): 2^24 284.0 → 272.8 ms.
+// docs/perf.md §4.
 template <class F>
-inline constexpr int kBackwardMinBlocks = sizeof(F) == 48 ? 4 : 1;
+inline constexpr int kBackwardMinBlocks = sizeof(F) == 48 ? 4 : 3;
 
 // Backward half: with inv[t] = 1/prod[t], walks the thread's pairs from the
 // last, recovering each pair's 1/d from the stored prefix, and writes the sums.
 template <class F, bool kRefs>
 static __global__ void __launch_bounds__(128, kBackwardMinBlocks<F>)
     pair_backward_kernel(PairItems<F, kRefs> items, const uint32_t* off, const uint32_t* poff, const uint32_t* next_off,
-                         uint32_t max_runs, const F* inv, Affine<F>* out) {
+                         uint32_t max_runs, const InvField<F>* inv, Affine<F>* out) {
+  using T = InvField<F>;
+  constexpr bool kNorm = !std::is_same_v<T, F>;
   const uint32_t total = poff[max_runs];
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t p0 = t * kPairsPerThread;
   if (p0 >= total) return;
   const uint32_t p1 = min(p0 + kPairsPerThread, total);
   uint32_t r = find_run(poff, max_runs, p1 - 1);
-  F acc = inv[t];
+  T acc = inv[t];
   for (uint32_t p = p1; p-- > p0;) {
     while (poff[r] > p) --r;
     const uint32_t j = p - poff[r];
@@ -273,10 +308,21 @@ static __global__ void __launch_bounds__(128, kBackwardMinBlocks<F>)
     const uint32_t o = next_off[r] + j;
     const Affine<F> P = items.load(a), Q = items.load(a + 1);
     const int kind = pair_kind(P, Q);
-    F dinv = acc;
-    if (p != p0) {
-      dinv = acc * out[o].x;
-      acc = acc * pair_denominator(kind, P, Q);
+    F dinv;
+    if constexpr (kNorm) {
+      T ninv = acc;  // 1/N(d)
+      if (p != p0) {
+        const F slot = out[o].x;  // prefix, N(d)
+        ninv = acc * slot.c0;
+        acc = acc * slot.c1;
+      }
+      dinv = InvTrait<F>::inverse_from(pair_denominator(kind, P, Q), ninv);
+    } else {
+      dinv = acc;
+      if (p != p0) {
+        dinv = acc * out[o].x;
+        acc = acc * pair_denominator(kind, P, Q);
+      }
     }
     Affine<F> s;
     if (kind == kPairAdd || kind == kPairDouble) {
@@ -386,18 +432,20 @@ static __global__ void __launch_bounds__(128) bucket_groups_kernel(const Xyzz<F>
   out[id] = ec::cuda::xyzz_add(acc, ec::cuda::xyzz_mul_small(run, uint64_t(g) * group_len));
 }
 
-// out[s·m + t] = Σ in[s·len + t·chunk .. min(len, (t+1)·chunk)), m = ceil(len/chunk).
+// out[s·out_stride + t] = Σ in[s·in_stride + t·chunk .. s·in_stride + min(len, (t+1)·chunk))
+// for t < ceil(len/chunk): segment s holds len points from in[s·in_stride].
 template <class F>
-static __global__ void __launch_bounds__(128) sum_segments_kernel(const Xyzz<F>* in, uint32_t segments, uint32_t len,
-                                                                  uint32_t chunk, Xyzz<F>* out) {
+static __global__ void __launch_bounds__(128) sum_segments_kernel(const Xyzz<F>* in, size_t in_stride, uint32_t segments,
+                                                                  uint32_t len, uint32_t chunk, Xyzz<F>* out,
+                                                                  size_t out_stride) {
   const uint32_t m = (len + chunk - 1) / chunk;
   const uint32_t id = blockIdx.x * blockDim.x + threadIdx.x;
   if (id >= segments * m) return;
   const uint32_t s = id / m, t = id % m;
   const uint32_t begin = t * chunk, end = min(len, begin + chunk);
   Xyzz<F> acc = Xyzz<F>::identity();
-  for (uint32_t i = begin; i < end; ++i) acc = ec::cuda::xyzz_add(acc, in[size_t(s) * len + i]);
-  out[id] = acc;
+  for (uint32_t i = begin; i < end; ++i) acc = ec::cuda::xyzz_add(acc, in[size_t(s) * in_stride + i]);
+  out[size_t(s) * out_stride + t] = acc;
 }
 
 // into[i] += from[i] (two sets of bucket sums).
@@ -408,18 +456,21 @@ static __global__ void __launch_bounds__(128) merge_buckets_kernel(Xyzz<F>* into
   into[i] = ec::cuda::xyzz_add(into[i], from[i]);
 }
 
-// Horner over the window sums: Σ_w 2^(c·w)·W_w, as a Jacobian point.
+// Horner over the window sums (window w's at window_sums[w·stride]):
+// Σ_w 2^(c·w)·W_w, in Jacobian coordinates, whose doubling (2M + 5S) is
+// cheaper than the XYZZ one (6M + 3S); one thread runs the c·(windows − 1)
+// doublings in series.
 template <class F>
-static __global__ void combine_windows_kernel(const Xyzz<F>* window_sums, int windows, int c,
+static __global__ void combine_windows_kernel(const Xyzz<F>* window_sums, size_t stride, int windows, int c,
                                               ec::cuda::Jacobian<F>* out) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  Xyzz<F> r = Xyzz<F>::identity();
+  ec::cuda::Jacobian<F> r = ec::cuda::Jacobian<F>::identity();
   for (int w = windows - 1; w >= 0; --w) {
     if (w != windows - 1)
-      for (int i = 0; i < c; ++i) r = ec::cuda::xyzz_dbl(r);
-    r = ec::cuda::xyzz_add(r, window_sums[w]);
+      for (int i = 0; i < c; ++i) r = ec::cuda::jacobian_dbl(r);
+    r = ec::cuda::jacobian_add(r, ec::cuda::xyzz_to_jacobian(window_sums[size_t(w) * stride]));
   }
-  *out = ec::cuda::xyzz_to_jacobian(r);
+  *out = r;
 }
 
 // partial[t] = Σ bases[i] over i in [t·chunk, (t+1)·chunk) with bit i set.

@@ -51,6 +51,9 @@ Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, 
   if (n != 0 && p.c * p.windows == 256 && p.c < 4) ++p.windows;
   p.buckets = 1u << (p.c - 1);
   p.max_runs = uint32_t(std::min<size_t>(std::max<size_t>(n, 1), size_t(p.buckets) + 1));
+  if (config.window_lanes < 0 || config.window_lanes > 2)
+    return invalid_argument("msm: window_lanes " + std::to_string(config.window_lanes) + " outside [0, 2]");
+  p.lanes = p.windows < 2 ? 1 : config.window_lanes ? config.window_lanes : 2;
   if (config.affine_rounds < -1 || config.affine_rounds > 16)
     return invalid_argument("msm: affine_rounds " + std::to_string(config.affine_rounds) + " outside [-1, 16]");
   if (config.affine_rounds >= 0) {
@@ -72,6 +75,7 @@ Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, 
   const uint32_t k0 = config.points_per_task
                           ? uint32_t(config.points_per_task)
                           : std::clamp<uint32_t>(pow2_ceil((items + p.buckets - 1) / p.buckets), 8, 256);
+  p.level0_items = items;
   for (uint32_t k = k0; n > 0; k = kPartialsPerTask) {
     const size_t bound = std::min(items, items / k + p.max_runs) + 1;
     p.levels.push_back({k, bound});

@@ -37,8 +37,10 @@ struct Plan {
   int affine_rounds = 0;            // batch-affine pair rounds before the levels
   std::vector<size_t> inv_bounds;   // round 0's inversion tree: elements per level (last = 1)
   size_t affine_items[2] = {0, 0};  // affine item buffers (levels 1, 3, … and 2, 4, …)
+  size_t level0_items = 0;          // items entering the XYZZ levels
   std::vector<Level> levels;
   uint32_t group_len = 0, groups = 0;  // bucket-reduction groups per window
+  int lanes = 1;                       // windows accumulated at once (streams, scratch copies)
 };
 
 // When MsmConfig::affine_rounds is −1: rounds[i] batch-affine rounds for
@@ -60,11 +62,11 @@ template <class C>
 constexpr AffineTuning affine_tuning();
 template <>
 constexpr AffineTuning affine_tuning<ec::G1Curve>() {
-  return {21, {1, 2, 2, 2, 3, 3, 4}, 7};
+  return {21, {1, 2, 2, 2, 3, 4, 4}, 7};
 }
 template <>
 constexpr AffineTuning affine_tuning<ec::G2Curve>() {
-  return {20, {1, 2, 2, 4, 4}, 5};
+  return {20, {1, 2, 3, 4, 5}, 5};
 }
 
 // Errors: INVALID_ARGUMENT for n >= 2^31 or a config outside its ranges.

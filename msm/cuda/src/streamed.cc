@@ -25,6 +25,10 @@ StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConf
   // batches of 2^25: 917 ms with two rounds, 922 with three; 2^26 in batches
   // of 2^25: 491 vs 503 ms; in batches of 2^26 (two against three): 946 vs
   // 975 ms (docs/perf.md §4).
+  // One window at a time: the two slots already overlap two batches, and a
+  // second lane per slot measured no faster (G1 2^27 in batches of 2^25 on an
+  // H200: 921.5 ms with two lanes, 917.6 with one) for twice the scratch.
+  if (m.config_.window_lanes == 0) m.config_.window_lanes = 1;
   if (m.config_.affine_rounds < 0)
     m.config_.affine_rounds = choose_affine_rounds<C>(std::max<size_t>(1, batch_size / 4));
   size_t ws_bytes = msm_accumulate_workspace_bytes<C>(batch_size, m.config_);

@@ -210,6 +210,11 @@ TYPED_TEST(DeviceMsmTest, LargeSizesMatchProgressionIdentity) {
     for (auto& x : s) x = Fr::random(rng);
     ASSERT_TRUE(this->device_msm(b, s, MsmConfig{0, 0, 0}) == progression_msm(a, h, s)) << "no rounds n=" << n;
     ASSERT_TRUE(this->device_msm(b, s, MsmConfig{0, 0, 6}) == progression_msm(a, h, s)) << "6 rounds n=" << n;
+    // One window at a time, and two lanes with odd and even window counts (c = 14: 19 windows; 16: 16; 18: 15).
+    ASSERT_TRUE(this->device_msm(b, s, MsmConfig{0, 0, -1, 1}) == progression_msm(a, h, s)) << "one lane n=" << n;
+    for (int c : {14, 16, 18})
+      ASSERT_TRUE(this->device_msm(b, s, MsmConfig{c, 0, -1, 2}) == progression_msm(a, h, s))
+          << "two lanes c=" << c << " n=" << n;
   }
 }
 
@@ -261,6 +266,22 @@ TEST(StreamedPlan, FirstBatchThenFullBatches) {
       }
       EXPECT_EQ(at, n) << "first=" << p.first << " size=" << p.size;
     }
+  }
+}
+
+// Config checks come before any device call (no GPU needed).
+TEST(MsmConfigCheck, OutOfRangeFieldsAreRejectedByName) {
+  size_t bytes = 0;
+  struct Case {
+    MsmConfig cfg;
+    const char* field;
+  };
+  for (const Case& c : {Case{MsmConfig{25}, "window_bits"}, Case{MsmConfig{0, 1}, "points_per_task"},
+                        Case{MsmConfig{0, 0, 17}, "affine_rounds"}, Case{MsmConfig{0, 0, -1, 3}, "window_lanes"},
+                        Case{MsmConfig{0, 0, -1, -1}, "window_lanes"}}) {
+    const Status s = msm<ec::G1Curve>(nullptr, nullptr, 1000, nullptr, nullptr, &bytes, nullptr, c.cfg);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << c.field;
+    EXPECT_NE(s.message().find(c.field), std::string::npos) << s.to_string();
   }
 }
 
