@@ -154,7 +154,7 @@ void add_pairs_batch(std::span<const PairRef<C>> pairs, typename C::Field* prefi
     if constexpr (kNorm) {
       const T n_inv = inv * slot.c0;
       inv *= slot.c1;
-      return F{d.c0 * n_inv, -(d.c1 * n_inv)};
+      return d.conjugate() * n_inv;
     } else {
       const F t = inv * slot;
       inv *= d;

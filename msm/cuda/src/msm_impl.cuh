@@ -319,53 +319,35 @@ Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
   return ok_status();
 }
 
-// Bucket reduction of every window: Σ_k (k+1)·S_k per window by groups
-// (bucket_groups_kernel), then group sums added by chunks until one is left.
-// Window w works in its parts of red[0] (from w·groups) and red[1] (from
-// w·ceil(groups/chunk)); its sum ends in red[b] at w·red_stride(p, b), b the
-// buffer the last level wrote (combine_windows).
+// Reduces every window's buckets and combines the windows into *d_result:
+// Σ_k (k+1)·S_k per window by groups (bucket_groups_kernel), then group sums
+// added by chunks until one is left, then Horner over the windows. Window w
+// works in its parts of red[0] (from w·groups) and red[1] (from
+// w·ceil(groups/chunk)), so its sum ends in red[cur] at w·red_stride(p, cur).
 inline size_t red_stride(const Plan& p, int buffer) {
   return buffer == 0 ? size_t(p.groups) : size_t((p.groups + kSumChunk - 1) / kSumChunk);
 }
 template <class C>
-Status reduce_buckets(const Plan& p, const Layout& l, void* ws, const ec::cuda::DXyzz<C>* all_buckets,
-                      cudaStream_t stream) {
-  using F = typename ec::cuda::DeviceCurve<C>::F;
-  using X = ec::cuda::Xyzz<F>;
-  if (p.windows <= 0) return ok_status();
-  X* red[2] = {at<X>(ws, l.red[0]), at<X>(ws, l.red[1])};
-  const size_t groups = size_t(p.groups) * p.windows;
-  kernels::bucket_groups_kernel<F><<<grid_for(groups, kThreads), kThreads, 0, stream>>>(
-      all_buckets, p.buckets, p.group_len, p.groups, uint32_t(p.windows), red[0]);
-  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-  int cur = 0;
-  for (uint32_t len = p.groups; len > 1; len = (len + kSumChunk - 1) / kSumChunk, cur ^= 1) {
-    const size_t outs = size_t(p.windows) * ((len + kSumChunk - 1) / kSumChunk);
-    kernels::sum_segments_kernel<F><<<grid_for(outs, kThreads), kThreads, 0, stream>>>(
-        red[cur], red_stride(p, cur), uint32_t(p.windows), len, kSumChunk, red[cur ^ 1], red_stride(p, cur ^ 1));
-    RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-  }
-  return ok_status();
-}
-
-// Σ_w 2^(c·w)·(window w's sum) into *d_result, once every window is reduced.
-template <class C>
-Status combine_windows(const Plan& p, const Layout& l, void* ws, ec::cuda::DJacobian<C>* d_result,
-                       cudaStream_t stream) {
-  using F = typename ec::cuda::DeviceCurve<C>::F;
-  int buffer = 0;  // where the last sum_segments level left the window sums
-  for (uint32_t len = p.groups; len > 1; len = (len + kSumChunk - 1) / kSumChunk) buffer ^= 1;
-  kernels::combine_windows_kernel<F><<<1, 1, 0, stream>>>(at<ec::cuda::Xyzz<F>>(ws, l.red[buffer]),
-                                                          red_stride(p, buffer), p.windows, p.c, d_result);
-  return CUZK_CUDA_LAUNCH_CHECK();
-}
-
-// Reduces every window's buckets and combines the windows into *d_result.
-template <class C>
 Status reduce_windows(const Plan& p, const Layout& l, void* ws, const ec::cuda::DXyzz<C>* all_buckets,
                       ec::cuda::DJacobian<C>* d_result, cudaStream_t stream) {
-  RETURN_IF_ERROR(reduce_buckets<C>(p, l, ws, all_buckets, stream));
-  return combine_windows<C>(p, l, ws, d_result, stream);
+  using F = typename ec::cuda::DeviceCurve<C>::F;
+  using X = ec::cuda::Xyzz<F>;
+  X* red[2] = {at<X>(ws, l.red[0]), at<X>(ws, l.red[1])};
+  int cur = 0;  // the buffer the last level wrote
+  if (p.windows > 0) {
+    const size_t groups = size_t(p.groups) * p.windows;
+    kernels::bucket_groups_kernel<F><<<grid_for(groups, kThreads), kThreads, 0, stream>>>(
+        all_buckets, p.buckets, p.group_len, p.groups, uint32_t(p.windows), red[0]);
+    RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+    for (uint32_t len = p.groups; len > 1; len = (len + kSumChunk - 1) / kSumChunk, cur ^= 1) {
+      const size_t outs = size_t(p.windows) * ((len + kSumChunk - 1) / kSumChunk);
+      kernels::sum_segments_kernel<F><<<grid_for(outs, kThreads), kThreads, 0, stream>>>(
+          red[cur], red_stride(p, cur), uint32_t(p.windows), len, kSumChunk, red[cur ^ 1], red_stride(p, cur ^ 1));
+      RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+    }
+  }
+  kernels::combine_windows_kernel<F><<<1, 1, 0, stream>>>(red[cur], red_stride(p, cur), p.windows, p.c, d_result);
+  return CUZK_CUDA_LAUNCH_CHECK();
 }
 
 }  // namespace detail

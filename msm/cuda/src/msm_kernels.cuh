@@ -170,9 +170,9 @@ struct InvTrait {
 template <>
 struct InvTrait<ff::cuda::Fp2> {
   using T = ff::cuda::Fp;
-  __device__ __forceinline__ static T norm(const ff::cuda::Fp2& d) { return d.c0.sqr() + d.c1.sqr(); }
+  __device__ __forceinline__ static T norm(const ff::cuda::Fp2& d) { return d.norm(); }
   __device__ __forceinline__ static ff::cuda::Fp2 inverse_from(const ff::cuda::Fp2& d, const T& norm_inv) {
-    return {d.c0 * norm_inv, -(d.c1 * norm_inv)};
+    return d.inverse_from_norm(norm_inv);
   }
 };
 template <class F>

@@ -39,11 +39,14 @@ struct Fp2 {
     Fp t = c0 * c1;
     return {(c0 + c1) * (c0 - c1), t.dbl()};
   }
-  // Inverse via the norm c0^2 + c1^2 in Fp; the inverse of zero is zero.
-  __device__ Fp2 inverse() const {
-    Fp ni = (c0.sqr() + c1.sqr()).inverse();
-    return {c0 * ni, -(c1 * ni)};
+  // Norm c0^2 + c1^2 in Fp (zero only for zero: −1 is not a square mod p).
+  __device__ __forceinline__ Fp norm() const { return c0.sqr() + c1.sqr(); }
+  // conj(this)·norm_inv: the inverse, given norm_inv = 1/norm(). 2M.
+  __device__ __forceinline__ Fp2 inverse_from_norm(const Fp& norm_inv) const {
+    return {c0 * norm_inv, -(c1 * norm_inv)};
   }
+  // Inverse via the norm; the inverse of zero is zero.
+  __device__ Fp2 inverse() const { return inverse_from_norm(norm().inverse()); }
   __device__ __forceinline__ Fp2 cneg(bool flag) const { return flag ? -*this : *this; }
 };
 static_assert(sizeof(Fp2) == 96);
