@@ -233,7 +233,7 @@ Status pair_round(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
   A* out = at<A>(ws, l.affine[k & 1]);
   kernels::InvField<F>* prod = at<kernels::InvField<F>>(ws, l.inv_vals[0]);
   const size_t pairs = pair_bound(p.n, runs, k);
-  const unsigned grid = grid_for((pairs + kPairsPerThreadHost - 1) / kPairsPerThreadHost, kThreads);
+  const unsigned grid = grid_for(pair_threads(pairs), kThreads);
   auto launch = [&](auto items) -> Status {
     using Items = decltype(items);
     constexpr bool kRefs = std::is_same_v<Items, kernels::PairItems<F, true>>;

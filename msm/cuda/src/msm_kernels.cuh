@@ -136,6 +136,25 @@ constexpr uint32_t kPairsPerThread = 16;  // pairs (and denominators) per thread
 constexpr uint32_t kInvChunk = 8;         // elements per thread in the inversion tree
                                           // (a short serial chain per level)
 
+// Which pairs a thread of the pair kernels owns: warp w takes the 32·K pairs
+// from w·32·K (K = kPairsPerThread) and its lane l every 32nd of them from
+// w·32·K + l, so that a warp's loads and stores of one step touch adjacent
+// items (one contiguous run of memory) instead of 32 items K apart.
+constexpr uint32_t kPairSpan = 32 * kPairsPerThread;
+struct PairLane {
+  uint32_t first, end;  // pairs first, first + 32, … below end; none if first >= end
+};
+__device__ __forceinline__ PairLane pair_lane(uint32_t t, uint32_t total) {
+  const uint32_t base = (t / 32) * kPairSpan;
+  return PairLane{base + t % 32, min(base + kPairSpan, total)};
+}
+// Threads that own at least one of `total` pairs: every lane of the full
+// spans, and in the last one a lane per pair up to 32. Level 0 of the
+// inversion tree has one element per such thread.
+__device__ __forceinline__ uint32_t pair_threads(uint32_t total) {
+  return (total / kPairSpan) * 32 + min(total % kPairSpan, 32u);
+}
+
 // What a pair's sum needs: an affine addition (denominator x2 − x1), a
 // doubling (denominator 2y), or no inversion at all (a copy or infinity).
 enum PairKind : int { kPairAdd = 0, kPairDouble = 1, kPairTakeP = 2, kPairTakeQ = 3, kPairZero = 4 };
@@ -221,8 +240,8 @@ constexpr bool kPipelinedForward = sizeof(F) == 48;
 template <class F>
 inline constexpr int kForwardMinBlocks = sizeof(F) == 48 ? 1 : 3;
 
-// Forward half of a round: thread t takes pairs [t·K, t·K + K) (K =
-// kPairsPerThread) of the round's pair list, stores in each pair's output slot
+// Forward half of a round: each thread takes its pairs of the round's pair
+// list (pair_lane: up to K of them, 32 apart), stores in each pair's output slot
 // the product of the earlier denominators (x coordinate, from the second pair
 // on), and the product of all its denominators in prod[t]. Over Fp2 the
 // products are of norms (InvTrait), and the slot's x holds the prefix in c0
@@ -234,20 +253,20 @@ static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
   using T = InvField<F>;
   constexpr bool kNorm = !std::is_same_v<T, F>;
   const uint32_t total = poff[max_runs];
-  const uint32_t p0 = (blockIdx.x * blockDim.x + threadIdx.x) * kPairsPerThread;
-  if (p0 >= total) return;
-  const uint32_t p1 = min(p0 + kPairsPerThread, total);
+  const PairLane lane = pair_lane(blockIdx.x * blockDim.x + threadIdx.x, total);
+  const uint32_t p0 = lane.first, p1 = lane.end;
+  if (p0 >= p1) return;
   uint32_t r = find_run(poff, max_runs, p0);
   uint32_t a = off[r] + 2 * (p0 - poff[r]);  // first item of pair p
   F x1 = items.load_x(a), x2 = items.load_x(a + 1);
   T acc;
-  for (uint32_t p = p0; p < p1; ++p) {
+  for (uint32_t p = p0; p < p1; p += 32) {
     const uint32_t o = next_off[r] + (p - poff[r]);
     uint32_t rn = r, an = a;
     F nx1, nx2;
-    if (p + 1 < p1) {
-      while (poff[rn + 1] <= p + 1) ++rn;
-      an = off[rn] + 2 * (p + 1 - poff[rn]);
+    if (p + 32 < p1) {
+      while (poff[rn + 1] <= p + 32) ++rn;
+      an = off[rn] + 2 * (p + 32 - poff[rn]);
       if constexpr (kPipelinedForward<F>) nx1 = items.load_x(an), nx2 = items.load_x(an + 1);
     }
     F d;
@@ -267,7 +286,7 @@ static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
         out[o].x = acc;
       acc = acc * n;
     }
-    if (p + 1 < p1) {
+    if (p + 32 < p1) {
       if constexpr (kPipelinedForward<F>)
         x1 = nx1, x2 = nx2;
       else
@@ -296,12 +315,14 @@ static __global__ void __launch_bounds__(128, kBackwardMinBlocks<F>)
   constexpr bool kNorm = !std::is_same_v<T, F>;
   const uint32_t total = poff[max_runs];
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-  const uint32_t p0 = t * kPairsPerThread;
-  if (p0 >= total) return;
-  const uint32_t p1 = min(p0 + kPairsPerThread, total);
-  uint32_t r = find_run(poff, max_runs, p1 - 1);
+  const PairLane lane = pair_lane(t, total);
+  const uint32_t p0 = lane.first;
+  if (p0 >= lane.end) return;
+  const uint32_t last = p0 + (lane.end - 1 - p0) / 32 * 32;
+  uint32_t r = find_run(poff, max_runs, last);
   T acc = inv[t];
-  for (uint32_t p = p1; p-- > p0;) {
+  for (uint32_t p = last + 32; p != p0;) {
+    p -= 32;
     while (poff[r] > p) --r;
     const uint32_t j = p - poff[r];
     const uint32_t a = off[r] + 2 * j;
@@ -358,7 +379,7 @@ static __global__ void pair_leftover_kernel(PairItems<F, kRefs> items, const uin
 
 // Elements at level `lv` of the inversion tree over prod[0 .. ceil(total/K)).
 __device__ __forceinline__ uint32_t inv_level_count(const uint32_t* total_pairs, int lv) {
-  uint32_t c = (*total_pairs + kPairsPerThread - 1) / kPairsPerThread;
+  uint32_t c = pair_threads(*total_pairs);
   for (int i = 0; i < lv; ++i) c = (c + kInvChunk - 1) / kInvChunk;
   return c;
 }

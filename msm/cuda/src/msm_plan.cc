@@ -29,8 +29,13 @@ uint32_t pow2_ceil(size_t x) {
 
 size_t pair_bound(size_t n, uint32_t runs, int k) { return std::min(n / 2, (n >> (k + 1)) + runs / 2 + 1); }
 
+size_t pair_threads(size_t pairs) {
+  const size_t span = 32 * size_t(kPairsPerThreadHost);
+  return pairs / span * 32 + std::min<size_t>(pairs % span, 32);
+}
+
 std::vector<size_t> inv_tree_bounds(size_t pairs) {
-  std::vector<size_t> b{(pairs + kPairsPerThreadHost - 1) / kPairsPerThreadHost};
+  std::vector<size_t> b{pair_threads(pairs)};
   while (b.back() > 1) b.push_back((b.back() + kInvChunkHost - 1) / kInvChunkHost);
   return b;
 }

@@ -21,7 +21,11 @@ constexpr uint32_t kInvChunkHost = 8;         // = kernels::kInvChunk
 // Pairs in round k of n points over `runs` runs: at most half the items, and
 // round k's items are at most n/2^k + runs.
 size_t pair_bound(size_t n, uint32_t runs, int k);
-// Elements per level of the inversion tree over ceil(pairs/K) thread products.
+// Threads of the pair kernels that own one of `pairs` pairs (= kernels::
+// pair_threads): 32 per full span of 32·K pairs, one per pair up to 32 in the
+// last. Non-decreasing in pairs.
+size_t pair_threads(size_t pairs);
+// Elements per level of the inversion tree over pair_threads(pairs) thread products.
 std::vector<size_t> inv_tree_bounds(size_t pairs);
 
 struct Level {
