@@ -66,7 +66,7 @@ template <class C>
 constexpr AffineTuning affine_tuning();
 template <>
 constexpr AffineTuning affine_tuning<ec::G1Curve>() {
-  return {21, {1, 2, 2, 2, 3, 4, 4}, 7};
+  return {21, {1, 2, 2, 2, 4, 4, 5}, 7};
 }
 template <>
 constexpr AffineTuning affine_tuning<ec::G2Curve>() {

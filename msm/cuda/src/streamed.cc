@@ -20,17 +20,18 @@ StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConf
   // batch also fits the shorter last one.
   if (m.config_.window_bits == 0) m.config_.window_bits = choose_window_bits(batch_size);
   // Likewise one number of affine rounds (the workspace grows with n only at a
-  // fixed count): the resident choice for a quarter of a batch, one round
-  // fewer than for a whole batch at the large sizes. G1 2^27 on an H200, in
-  // batches of 2^25: 917 ms with two rounds, 922 with three; 2^26 in batches
-  // of 2^25: 491 vs 503 ms; in batches of 2^26 (two against three): 946 vs
-  // 975 ms (docs/perf.md §4).
+  // fixed count): one round fewer than the resident choice for a whole batch,
+  // and at least the resident choice for a quarter of one. G1 2^27 on an H200
+  // (docs/perf.md §4), in batches of 2^25: 837.0 ms with two rounds, 829.9
+  // with three, 841.6 with four; in batches of 2^26: 873.7 with three, 882.1
+  // with four.
   // One window at a time: the two slots already overlap two batches, and a
   // second lane per slot measured no faster (G1 2^27 in batches of 2^25 on an
   // H200: 921.5 ms with two lanes, 917.6 with one) for twice the scratch.
   if (m.config_.window_lanes == 0) m.config_.window_lanes = 1;
   if (m.config_.affine_rounds < 0)
-    m.config_.affine_rounds = choose_affine_rounds<C>(std::max<size_t>(1, batch_size / 4));
+    m.config_.affine_rounds = std::max(choose_affine_rounds<C>(std::max<size_t>(1, batch_size / 4)),
+                                       choose_affine_rounds<C>(batch_size) - 1);
   size_t ws_bytes = msm_accumulate_workspace_bytes<C>(batch_size, m.config_);
   if (ws_bytes == 0)
     return invalid_argument("StreamedMsm: invalid config for batches of " + std::to_string(batch_size));
