@@ -103,6 +103,76 @@ void check_all() {
   EXPECT_GT(checked, 1000u);
 }
 
+// Words of x + k·p (k = 0 or 1): the two representatives a lazy value can have.
+template <class F, class P>
+void lazy_words(const F& x, int k, uint32_t* w) {
+  constexpr int N = kWords<F>;
+  uint32_t p[N];
+  std::memcpy(p, P::kModulus, sizeof p);
+  to_words(x, w);
+  if (k) detail::words_add<N>(w, p);
+}
+
+// The lazy forms over [0, 2p) that the NTT passes use: every output is below
+// 2p and equal mod p to the exact result, for inputs with either
+// representative (x and x + p), and reduce_once brings it back to [0, p).
+template <class F, class P>
+void check_lazy() {
+  constexpr int N = kWords<F>;
+  TestRng rng(fresh_test_seed());
+  uint32_t p[N], p2[N];
+  std::memcpy(p, P::kModulus, sizeof p);
+  std::memcpy(p2, p, sizeof p2);
+  detail::words_add<N>(p2, p);
+  const uint32_t inv = uint32_t(P::kInv);
+  constexpr bool kSparse = P::kModulus[0] == 0xffffffff00000001ull;
+  const std::vector<F> v = values<F, P>(rng);
+  auto below_2p = [&](const uint32_t* w) { return !detail::words_geq<N>(w, p2); };
+  auto value = [&](const uint32_t* w) {
+    uint32_t t[N];
+    detail::reduce_once<N>(t, w, p);
+    return from_words<F>(t);
+  };
+  size_t checked = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    for (size_t j = 0; j < v.size(); j += 5) {
+      const F& a = v[i];
+      const F& b = v[(j + i) % v.size()];
+      for (int ka = 0; ka < 2; ++ka) {
+        for (int kb = 0; kb < 2; ++kb) {
+          uint32_t wa[N], wb[N], wa_exact[N], r[N];
+          lazy_words<F, P>(a, ka, wa);
+          lazy_words<F, P>(b, kb, wb);
+          to_words(a, wa_exact);
+          detail::lazy_add<N>(r, wa, wb, p2);
+          ASSERT_TRUE(below_2p(r)) << "lazy add a=" << a.to_hex() << " b=" << b.to_hex();
+          ASSERT_EQ(value(r), a + b) << "lazy add a=" << a.to_hex() << " b=" << b.to_hex();
+          detail::lazy_sub<N>(r, wa, wb, p2);
+          ASSERT_TRUE(below_2p(r)) << "lazy sub a=" << a.to_hex() << " b=" << b.to_hex();
+          ASSERT_EQ(value(r), a - b) << "lazy sub a=" << a.to_hex() << " b=" << b.to_hex();
+          // The product's first operand is exact (a twiddle), the second lazy.
+          detail::mont_mul<N, false, false>(r, wa_exact, wb, p, inv);
+          ASSERT_TRUE(below_2p(r)) << "lazy mul a=" << a.to_hex() << " b=" << b.to_hex();
+          ASSERT_EQ(value(r), a * b) << "lazy mul a=" << a.to_hex() << " b=" << b.to_hex();
+          if constexpr (kSparse) {
+            detail::mont_mul<N, true, false>(r, wa_exact, wb, p, inv);
+            ASSERT_TRUE(below_2p(r)) << "sparse lazy mul a=" << a.to_hex() << " b=" << b.to_hex();
+            ASSERT_EQ(value(r), a * b) << "sparse lazy mul a=" << a.to_hex() << " b=" << b.to_hex();
+          }
+          // The exact product with a lazy second operand is fully reduced.
+          detail::mont_mul<N, kSparse>(r, wa_exact, wb, p, inv);
+          ASSERT_EQ(from_words<F>(r), a * b) << "mul of lazy b a=" << a.to_hex() << " b=" << b.to_hex();
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 4000u);
+}
+
+TEST(MontHost, FpLazyFormsStayBelowTwoP) { check_lazy<Fp, FpParams>(); }
+TEST(MontHost, FrLazyFormsStayBelowTwoP) { check_lazy<Fr, FrParams>(); }
+
 TEST(MontHost, FpMatchesCpuField) { check_all<Fp, FpParams>(); }
 TEST(MontHost, FrMatchesCpuField) { check_all<Fr, FrParams>(); }
 static_assert(FrParams::kModulus[0] == 0xffffffff00000001ull, "Fr must exercise the sparse reduction");

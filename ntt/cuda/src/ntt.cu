@@ -37,6 +37,7 @@ struct Scale {
 
 struct PassArgs {
   int lg_n, lo, k, j;
+  int last;  // the last pass: reduces its output to [0, r)
   const DFr* small;  // small[e] = ω(2^11)^e, e < 2^10, of this direction
   const DFr* tw_lo;  // ω^e, e < 2^14
   const DFr* tw_hi;  // ω^(e·2^14)
@@ -57,10 +58,50 @@ __device__ __forceinline__ DFr pass_twiddle(const PassArgs& a, uint32_t col, uin
   return table_power(a.tw_lo, a.tw_hi, (col * rowrev) << shift);
 }
 
+// Factor first: with x lazy (below 2r) the product is still exact (mont_mul).
 __device__ __forceinline__ DFr apply_scale(const Scale& s, const DFr& x, uint32_t pos, int lg_n) {
   if (s.mode == 0) return x;
-  if (s.mode == 1) return x * s.c;
-  return x * table_power(s.lo, s.hi, s.bitrev ? bitrev(pos, lg_n) : pos);
+  if (s.mode == 1) return s.c * x;
+  return table_power(s.lo, s.hi, s.bitrev ? bitrev(pos, lg_n) : pos) * x;
+}
+
+// The passes keep values lazy, in [0, 2r) (2r < 2^256): the product of a
+// twiddle or scale factor (< r) and a lazy value skips its final subtraction,
+// sums and differences are taken mod 2r, and the last pass reduces once.
+// Saves the product's conditional subtraction in every butterfly.
+__device__ __forceinline__ DFr lazy_mul(const DFr& w, const DFr& x) {
+  uint32_t p[kWords];
+  DFr::modulus(p);
+  DFr r;
+  ff::cuda::detail::mont_mul<kWords, DFr::kSparseLow, false>(r.w, w.w, x.w, p, DFr::kInv);
+  return r;
+}
+__device__ __forceinline__ DFr lazy_add(const DFr& a, const DFr& b) {
+  uint32_t p2[kWords];
+  DFr::two_modulus(p2);
+  DFr r;
+  ff::cuda::detail::lazy_add<kWords>(r.w, a.w, b.w, p2);
+  return r;
+}
+__device__ __forceinline__ DFr lazy_sub(const DFr& a, const DFr& b) {
+  uint32_t p2[kWords];
+  DFr::two_modulus(p2);
+  DFr r;
+  ff::cuda::detail::lazy_sub<kWords>(r.w, a.w, b.w, p2);
+  return r;
+}
+__device__ __forceinline__ DFr reduce_lazy(const DFr& x) {
+  uint32_t p[kWords];
+  DFr::modulus(p);
+  DFr r;
+  ff::cuda::detail::reduce_once<kWords>(r.w, x.w, p);
+  return r;
+}
+// Pre-scale of the first pass (its input is exact, its output may be lazy).
+__device__ __forceinline__ DFr lazy_scale(const Scale& s, const DFr& x, uint32_t pos, int lg_n) {
+  if (s.mode == 0) return x;
+  if (s.mode == 1) return lazy_mul(s.c, x);
+  return lazy_mul(table_power(s.lo, s.hi, s.bitrev ? bitrev(pos, lg_n) : pos), x);
 }
 
 // Shared memory holds the block's elements word-major (sm[w·T + i]) so that
@@ -94,8 +135,8 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
   for (int i = threadIdx.x; i < t; i += blockDim.x) {
     const uint32_t row = uint32_t(i) >> a.j, col = (cg << a.j) + (uint32_t(i) & cmask);
     const uint32_t pos = base + (row << a.lo) + (uint32_t(i) & cmask);
-    DFr x = apply_scale(a.pre, data[pos], pos, a.lg_n);
-    if (kDit && twiddle) x = x * pass_twiddle(a, col, bitrev(row, a.k), tw_shift);
+    DFr x = lazy_scale(a.pre, data[pos], pos, a.lg_n);
+    if (kDit && twiddle) x = lazy_mul(pass_twiddle(a, col, bitrev(row, a.k), tw_shift), x);
     smem_store(sm, t, i, x);
   }
   __syncthreads();
@@ -110,18 +151,18 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
       const DFr u = smem_load(sm, t, i0);
       const DFr v = smem_load(sm, t, i1);
       if (lg_h == 0) {  // every twiddle of this stage is 1 (uniform across the block)
-        smem_store(sm, t, i0, u + v);
-        smem_store(sm, t, i1, u - v);
+        smem_store(sm, t, i0, lazy_add(u, v));
+        smem_store(sm, t, i1, lazy_sub(u, v));
         continue;
       }
       const DFr w = a.small[jj << (kSmallLg - 1 - lg_h)];
       if (kDit) {
-        const DFr vw = v * w;
-        smem_store(sm, t, i0, u + vw);
-        smem_store(sm, t, i1, u - vw);
+        const DFr vw = lazy_mul(w, v);
+        smem_store(sm, t, i0, lazy_add(u, vw));
+        smem_store(sm, t, i1, lazy_sub(u, vw));
       } else {
-        smem_store(sm, t, i0, u + v);
-        smem_store(sm, t, i1, (u - v) * w);
+        smem_store(sm, t, i0, lazy_add(u, v));
+        smem_store(sm, t, i1, lazy_mul(w, lazy_sub(u, v)));
       }
     }
     __syncthreads();
@@ -130,8 +171,9 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
     const uint32_t row = uint32_t(i) >> a.j, col = (cg << a.j) + (uint32_t(i) & cmask);
     const uint32_t pos = base + (row << a.lo) + (uint32_t(i) & cmask);
     DFr x = smem_load(sm, t, i);
-    if (!kDit && twiddle) x = x * pass_twiddle(a, col, bitrev(row, a.k), tw_shift);
-    data[pos] = apply_scale(a.post, x, pos, a.lg_n);
+    if (!kDit && twiddle) x = lazy_mul(pass_twiddle(a, col, bitrev(row, a.k), tw_shift), x);
+    if (a.last) x = a.post.mode == 0 ? reduce_lazy(x) : apply_scale(a.post, x, pos, a.lg_n);
+    data[pos] = x;
   }
 }
 
@@ -366,7 +408,7 @@ Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const S
     a.tw_hi = tb.tw_hi;
     if (a.lo > 0 && a.lo + a.k < lg_n && a.lo + a.k == direct_lg) a.tw_direct = tb.direct;
     if (p == 0) a.pre = pre;
-    if (p + 1 == passes.size()) a.post = post;
+    if (p + 1 == passes.size()) a.post = post, a.last = 1;
     RETURN_IF_ERROR(launch_pass(dit, data, a, stream));
   }
   return ok_status();

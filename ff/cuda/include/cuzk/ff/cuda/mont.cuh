@@ -38,6 +38,13 @@ struct OneWord {
   static constexpr uint32_t v = uint32_t(P::kR[I / 2] >> (32 * (I % 2)));
 };
 
+// Words of 2p (for the lazy forms below; 2p < 2^(64·kLimbs) is checked there).
+template <class P, int I>
+struct TwoModWord {
+  static constexpr uint32_t v =
+      uint32_t(((P::kModulus[I / 2] << 1) | (I / 2 > 0 ? P::kModulus[I / 2 - 1] >> 63 : 0)) >> (32 * (I % 2)));
+};
+
 template <class P, int I>
 struct R2Word {
   static constexpr uint32_t v = uint32_t(P::kR2[I / 2] >> (32 * (I % 2)));
@@ -46,6 +53,10 @@ struct R2Word {
 template <class P, size_t... I>
 __device__ __forceinline__ void load_modulus(uint32_t* out, std::index_sequence<I...>) {
   ((out[I] = ModWord<P, int(I)>::v), ...);
+}
+template <class P, size_t... I>
+__device__ __forceinline__ void load_two_modulus(uint32_t* out, std::index_sequence<I...>) {
+  ((out[I] = TwoModWord<P, int(I)>::v), ...);
 }
 template <class P, size_t... I>
 __device__ __forceinline__ void load_one(uint32_t* out, std::index_sequence<I...>) {
@@ -119,7 +130,11 @@ CUZK_MONT_FN void mont_mul_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, u
 
 // r = a·b·2^(-32N) mod p for a, b < p; r < p. kSparseLow: p ≡ 1 − 2^32
 // mod 2^64 (Fr), which the reduction exploits.
-template <int N, bool kSparseLow = false>
+// !kReduce (the lazy form): a < p and any b < 2^(32N) give r ≡ a·b·2^(-32N)
+// with r < 2p, without the final subtraction. The running sum stays below
+// a + p < 2p whatever b is (b only enters word by word), and the result is
+// below (a·b + M·p)/2^(32N) < p + p.
+template <int N, bool kSparseLow = false, bool kReduce = true>
 CUZK_MONT_FN void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p, uint32_t inv) {
   using namespace ptx;
   static_assert(N % 2 == 0);
@@ -141,6 +156,11 @@ CUZK_MONT_FN void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, co
 #pragma unroll
   for (int k = 1; k + 1 < N; ++k) t[k] = addc_cc(x[k], y[k + 1]);
   t[N - 1] = addc(x[N - 1], 0);
+  if constexpr (!kReduce) {
+#pragma unroll
+    for (int j = 0; j < N; ++j) r[j] = t[j];
+    return;
+  }
   uint32_t s[N];
   s[0] = sub_cc(t[0], p[0]);
 #pragma unroll
@@ -179,6 +199,42 @@ CUZK_MONT_FN void mod_sub(uint32_t* r, const uint32_t* a, const uint32_t* b, con
   r[0] = add_cc(d[0], p[0] & mask);
 #pragma unroll
   for (int j = 1; j < N; ++j) r[j] = addc_cc(d[j], p[j] & mask);
+}
+
+// Lazy forms over [0, 2p) (p2 = 2p < 2^(32N)); see mont_mul's !kReduce.
+// r = a + b or a + b − 2p, whichever is below 2p, for a, b < 2p (a + b may
+// carry out of N words).
+template <int N>
+CUZK_MONT_FN void lazy_add(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p2) {
+  using namespace ptx;
+  uint32_t s[N], d[N];
+  s[0] = add_cc(a[0], b[0]);
+#pragma unroll
+  for (int j = 1; j < N; ++j) s[j] = addc_cc(a[j], b[j]);
+  const uint32_t carry = addc(0, 0);
+  d[0] = sub_cc(s[0], p2[0]);
+#pragma unroll
+  for (int j = 1; j < N; ++j) d[j] = subc_cc(s[j], p2[j]);
+  const uint32_t borrow = subc(carry, 0);  // nonzero iff a + b < 2p
+#pragma unroll
+  for (int j = 0; j < N; ++j) r[j] = borrow ? s[j] : d[j];
+}
+// r = a − b or a − b + 2p, whichever is in [0, 2p), for a, b < 2p.
+template <int N>
+CUZK_MONT_FN void lazy_sub(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p2) {
+  mod_sub<N>(r, a, b, p2);
+}
+// r = a mod p for a < 2p.
+template <int N>
+CUZK_MONT_FN void reduce_once(uint32_t* r, const uint32_t* a, const uint32_t* p) {
+  using namespace ptx;
+  uint32_t d[N];
+  d[0] = sub_cc(a[0], p[0]);
+#pragma unroll
+  for (int j = 1; j < N; ++j) d[j] = subc_cc(a[j], p[j]);
+  const uint32_t borrow = subc(0, 0);
+#pragma unroll
+  for (int j = 0; j < N; ++j) r[j] = borrow ? a[j] : d[j];
 }
 
 // Multi-word helpers of binary_inverse (plain 64-bit arithmetic: the
@@ -305,6 +361,11 @@ struct alignas(16) Mont {
   }
   __device__ __forceinline__ static void modulus(uint32_t* p) {
     detail::load_modulus<P>(p, std::make_index_sequence<N>());
+  }
+  // 2p, the bound of the lazy forms (detail::lazy_add and the !kReduce product).
+  __device__ __forceinline__ static void two_modulus(uint32_t* p2) {
+    static_assert((P::kModulus[P::kLimbs - 1] >> 63) == 0, "2p must fit the words");
+    detail::load_two_modulus<P>(p2, std::make_index_sequence<N>());
   }
 
   __device__ __forceinline__ bool is_zero() const {
