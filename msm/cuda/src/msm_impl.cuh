@@ -134,6 +134,15 @@ T* at(void* ws, size_t offset) {
   return reinterpret_cast<T*>(static_cast<uint8_t*>(ws) + offset);
 }
 
+// Item buffer i of the pair rounds (p.affine_items[i] points) as its x and y arrays.
+template <class C>
+kernels::AffineArray<typename ec::cuda::DeviceCurve<C>::F> affine_array(const Plan& p, const Layout& l, void* ws,
+                                                                         int i) {
+  using F = typename ec::cuda::DeviceCurve<C>::F;
+  F* x = at<F>(ws, l.affine[i]);
+  return {x, x + p.affine_items[i]};
+}
+
 // H = Σ_{w < windows} 2^(c·w + c − 1) as 9 little-endian 32-bit words.
 inline kernels::HWords offset_words(int c, int windows) {
   kernels::HWords h{};
@@ -218,7 +227,6 @@ Status pair_round(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
                   int k, const uint32_t* cnt, const uint32_t* off, uint32_t* next_cnt, uint32_t* next_off,
                   cudaStream_t stream) {
   using F = typename ec::cuda::DeviceCurve<C>::F;
-  using A = ec::cuda::Affine<F>;
   const uint32_t runs = p.max_runs;
   uint32_t* pc = at<uint32_t>(ws, l.tasks);
   uint32_t* poff = at<uint32_t>(ws, l.poff);
@@ -230,7 +238,7 @@ Status pair_round(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
   cub_bytes = l.cub_bytes;
   RETURN_IF_ERROR(
       CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, next_cnt, next_off, runs + 1, stream)));
-  A* out = at<A>(ws, l.affine[k & 1]);
+  const kernels::AffineArray<F> out = affine_array<C>(p, l, ws, k & 1);
   kernels::InvField<F>* prod = at<kernels::InvField<F>>(ws, l.inv_vals[0]);
   const size_t pairs = pair_bound(p.n, runs, k);
   const unsigned grid = grid_for(pair_threads(pairs), kThreads);
@@ -250,8 +258,8 @@ Status pair_round(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
         <<<grid_for(runs, 256), 256, 0, stream>>>(items, cnt, off, next_off, runs, out);
     return CUZK_CUDA_LAUNCH_CHECK();
   };
-  if (k == 0) return launch(kernels::PairItems<F, true>{bases, vals, nullptr});
-  return launch(kernels::PairItems<F, false>{nullptr, nullptr, at<A>(ws, l.affine[(k - 1) & 1])});
+  if (k == 0) return launch(kernels::PairItems<F, true>{bases, vals, {}});
+  return launch(kernels::PairItems<F, false>{nullptr, nullptr, affine_array<C>(p, l, ws, (k - 1) & 1)});
 }
 
 // Sorts window w's digits by bucket and accumulates its buckets.
@@ -293,8 +301,9 @@ Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
   for (int k = 0; k < p.affine_rounds; ++k, cur ^= 1)
     RETURN_IF_ERROR(
         pair_round<C>(p, l, ws, bases, vals_out, k, cnt[cur], off[cur], cnt[cur ^ 1], off[cur ^ 1], stream));
-  const auto* affine_items =
-      p.affine_rounds > 0 ? at<ec::cuda::Affine<F>>(ws, l.affine[(p.affine_rounds - 1) & 1]) : nullptr;
+  const kernels::AffineArray<F> affine_items = p.affine_rounds > 0
+                                                   ? affine_array<C>(p, l, ws, (p.affine_rounds - 1) & 1)
+                                                   : kernels::AffineArray<F>{nullptr, nullptr};
   for (size_t lv = 0; lv < p.levels.size(); ++lv, cur ^= 1) {
     const int nxt = cur ^ 1;
     const Level& level = p.levels[lv];
@@ -305,15 +314,17 @@ Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
         CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, tasks, off[nxt], runs + 1, stream)));
     const unsigned grid = grid_for(level.tasks_bound, kThreads);
     const int pl = int(lv & 1);  // partials written by this level
-    if (lv == 0 && affine_items != nullptr)
+    if (lv == 0 && affine_items.x != nullptr)
       kernels::accumulate_kernel<F, kernels::kFromAffine><<<grid, kThreads, 0, stream>>>(
-          affine_items, nullptr, nullptr, cnt[cur], off[cur], off[nxt], runs, level.k, unique, buckets, partial[0]);
+          nullptr, nullptr, nullptr, cnt[cur], off[cur], off[nxt], runs, level.k, unique, affine_items, buckets,
+          partial[0]);
     else if (lv == 0)
       kernels::accumulate_kernel<F, kernels::kFromRefs><<<grid, kThreads, 0, stream>>>(
-          bases, vals_out, nullptr, cnt[cur], off[cur], off[nxt], runs, level.k, unique, buckets, partial[0]);
+          bases, vals_out, nullptr, cnt[cur], off[cur], off[nxt], runs, level.k, unique, {}, buckets, partial[0]);
     else
       kernels::accumulate_kernel<F, kernels::kFromPartials><<<grid, kThreads, 0, stream>>>(
-          nullptr, nullptr, partial[pl ^ 1], cnt[cur], off[cur], off[nxt], runs, level.k, unique, buckets, partial[pl]);
+          nullptr, nullptr, partial[pl ^ 1], cnt[cur], off[cur], off[nxt], runs, level.k, unique, {}, buckets,
+          partial[pl]);
     RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
   }
   return ok_status();

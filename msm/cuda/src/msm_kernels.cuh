@@ -91,11 +91,27 @@ __device__ __forceinline__ uint32_t find_run(const uint32_t* off, uint32_t runs,
 // speed with four blocks and 128 registers it was 3% slower); docs/perf.md §4.
 enum AccumulateInput : int { kFromRefs = 0, kFromAffine = 1, kFromPartials = 2 };
 
+// The affine items of the pair rounds, stored as two arrays (all x, then all
+// y): the forward kernel reads and writes x coordinates only, and a warp's
+// 32 adjacent items then cover whole 32-byte sectors, where interleaved
+// points would drag in each y's first sector and make every 48-byte x store
+// a partial-sector write (G1: docs/perf.md §4).
+template <class F>
+struct AffineArray {
+  F* x;
+  F* y;
+  __device__ __forceinline__ Affine<F> load(uint32_t i) const { return {x[i], y[i]}; }
+  __device__ __forceinline__ void store(uint32_t i, const Affine<F>& a) const {
+    x[i] = a.x;
+    y[i] = a.y;
+  }
+};
+
 template <class F, int kInput>
 static __global__ void __launch_bounds__(128, 3) accumulate_kernel(
     const Affine<F>* bases, const uint32_t* vals, const Xyzz<F>* partial_in, const uint32_t* cnt,
     const uint32_t* off, const uint32_t* task_off, uint32_t max_runs, uint32_t k, const uint32_t* unique,
-    Xyzz<F>* buckets, Xyzz<F>* partial_out) {
+    AffineArray<F> affine, Xyzz<F>* buckets, Xyzz<F>* partial_out) {
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= task_off[max_runs]) return;
   const uint32_t r = find_run(task_off, max_runs, t);
@@ -111,7 +127,7 @@ static __global__ void __launch_bounds__(128, 3) accumulate_kernel(
       const uint32_t v = vals[i];
       ec::cuda::xyzz_add_affine(acc, bases[v & ~kSignBit].neg_if((v & kSignBit) != 0));
     } else if constexpr (kInput == kFromAffine) {
-      ec::cuda::xyzz_add_affine(acc, bases[i]);
+      ec::cuda::xyzz_add_affine(acc, affine.load(i));
     } else {
       acc = ec::cuda::xyzz_add(acc, partial_in[i]);
     }
@@ -202,20 +218,20 @@ template <class F, bool kRefs>
 struct PairItems {
   const Affine<F>* bases;
   const uint32_t* vals;
-  const Affine<F>* points;
+  AffineArray<F> points;
   __device__ __forceinline__ Affine<F> load(uint32_t i) const {
     if constexpr (kRefs) {
       const uint32_t v = vals[i];
       return bases[v & ~kSignBit].neg_if((v & kSignBit) != 0);
     } else {
-      return points[i];
+      return points.load(i);
     }
   }
   __device__ __forceinline__ F load_x(uint32_t i) const {
     if constexpr (kRefs)
       return bases[vals[i] & ~kSignBit].x;
     else
-      return points[i].x;
+      return points.x[i];
   }
 };
 
@@ -249,7 +265,7 @@ inline constexpr int kForwardMinBlocks = sizeof(F) == 48 ? 1 : 3;
 template <class F, bool kRefs>
 static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
     pair_forward_kernel(PairItems<F, kRefs> items, const uint32_t* off, const uint32_t* poff, const uint32_t* next_off,
-                        uint32_t max_runs, Affine<F>* out, InvField<F>* prod) {
+                        uint32_t max_runs, AffineArray<F> out, InvField<F>* prod) {
   using T = InvField<F>;
   constexpr bool kNorm = !std::is_same_v<T, F>;
   const uint32_t total = poff[max_runs];
@@ -281,9 +297,9 @@ static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
       acc = n;
     } else {
       if constexpr (kNorm)
-        out[o].x = F{acc, n};
+        out.x[o] = F{acc, n};
       else
-        out[o].x = acc;
+        out.x[o] = acc;
       acc = acc * n;
     }
     if (p + 32 < p1) {
@@ -310,7 +326,7 @@ inline constexpr int kBackwardMinBlocks = sizeof(F) == 48 ? 4 : 3;
 template <class F, bool kRefs>
 static __global__ void __launch_bounds__(128, kBackwardMinBlocks<F>)
     pair_backward_kernel(PairItems<F, kRefs> items, const uint32_t* off, const uint32_t* poff, const uint32_t* next_off,
-                         uint32_t max_runs, const InvField<F>* inv, Affine<F>* out) {
+                         uint32_t max_runs, const InvField<F>* inv, AffineArray<F> out) {
   using T = InvField<F>;
   constexpr bool kNorm = !std::is_same_v<T, F>;
   const uint32_t total = poff[max_runs];
@@ -333,7 +349,7 @@ static __global__ void __launch_bounds__(128, kBackwardMinBlocks<F>)
     if constexpr (kNorm) {
       T ninv = acc;  // 1/N(d)
       if (p != p0) {
-        const F slot = out[o].x;  // prefix, N(d)
+        const F slot = out.x[o];  // prefix, N(d)
         ninv = acc * slot.c0;
         acc = acc * slot.c1;
       }
@@ -341,7 +357,7 @@ static __global__ void __launch_bounds__(128, kBackwardMinBlocks<F>)
     } else {
       dinv = acc;
       if (p != p0) {
-        dinv = acc * out[o].x;
+        dinv = acc * out.x[o];
         acc = acc * pair_denominator(kind, P, Q);
       }
     }
@@ -364,17 +380,17 @@ static __global__ void __launch_bounds__(128, kBackwardMinBlocks<F>)
     } else {
       s = Affine<F>::identity();
     }
-    out[o] = s;
+    out.store(o, s);
   }
 }
 
 // The odd last item of each run moves to the next level unchanged.
 template <class F, bool kRefs>
 static __global__ void pair_leftover_kernel(PairItems<F, kRefs> items, const uint32_t* cnt, const uint32_t* off,
-                                            const uint32_t* next_off, uint32_t max_runs, Affine<F>* out) {
+                                            const uint32_t* next_off, uint32_t max_runs, AffineArray<F> out) {
   const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= max_runs || (cnt[r] & 1) == 0) return;
-  out[next_off[r] + (cnt[r] >> 1)] = items.load(off[r] + cnt[r] - 1);
+  out.store(next_off[r] + (cnt[r] >> 1), items.load(off[r] + cnt[r] - 1));
 }
 
 // Elements at level `lv` of the inversion tree over prod[0 .. ceil(total/K)).
