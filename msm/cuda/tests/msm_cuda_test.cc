@@ -8,6 +8,7 @@
 // rounds (and their doubling / cancellation / infinity cases). Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "cuzk/gpu/device.h"
 #include "cuzk/gpu/stream.h"
 #include "cuzk/msm/cuda/msm.h"
+#include "../src/msm_plan.h"
 
 namespace cuzk::msm::cuda {
 namespace {
@@ -266,6 +268,40 @@ TEST(StreamedPlan, FirstBatchThenFullBatches) {
       }
       EXPECT_EQ(at, n) << "first=" << p.first << " size=" << p.size;
     }
+  }
+}
+
+// The pair kernels' lane mapping (kernels::pair_lane): warp w owns the 32·K
+// pairs from w·32·K, its lane l every 32nd of them from w·32·K + l. The plan's
+// pair_threads (level 0 of the inversion tree, and the grid) must count
+// exactly the threads that own a pair, which must be a prefix of the thread
+// ids, with every pair owned once and at most K per thread. Host only.
+TEST(MsmPlan, PairThreadsCountsTheLanesThatOwnPairs) {
+  constexpr size_t kK = detail::kPairsPerThreadHost, kSpan = 32 * kK;
+  TestRng rng(fresh_seed());
+  std::vector<size_t> totals = {0, 1, 2, 31, 32, 33, kSpan - 1, kSpan, kSpan + 1, kSpan + 31, kSpan + 32,
+                                kSpan + 33, 3 * kSpan, 5 * kSpan + 7};
+  for (int i = 0; i < 40; ++i) totals.push_back(size_t(rng() % (size_t(1) << 18)));
+  std::sort(totals.begin(), totals.end());
+  size_t previous = 0;
+  for (size_t total : totals) {
+    size_t owners = 0, pairs = 0, last_owner = 0;
+    for (size_t t = 0; t < (total + kSpan - 1) / kSpan * 32 + 32; ++t) {
+      const size_t base = t / 32 * kSpan, first = base + t % 32, end = std::min(base + kSpan, total);
+      if (first >= end) continue;
+      const size_t mine = (end - 1 - first) / 32 + 1;
+      ASSERT_LE(mine, kK) << "total " << total << " thread " << t;
+      ++owners, pairs += mine, last_owner = t;
+    }
+    const size_t counted = detail::pair_threads(total);
+    EXPECT_EQ(owners, counted) << "total " << total;
+    if (owners > 0) {
+      EXPECT_EQ(last_owner + 1, counted) << "owners are not a prefix, total " << total;
+    }
+    EXPECT_EQ(pairs, total);
+    EXPECT_GE(counted, previous) << "pair_threads must not decrease (workspace bounds), total " << total;
+    EXPECT_EQ(detail::inv_tree_bounds(total).front(), counted);
+    previous = counted;
   }
 }
 
