@@ -67,7 +67,8 @@ __device__ __forceinline__ DFr apply_scale(const Scale& s, const DFr& x, uint32_
 
 // The passes keep values lazy, in [0, 2r) (2r < 2^256): the product of a
 // twiddle or scale factor (< r) and a lazy value skips its final subtraction,
-// sums and differences are taken mod 2r, and the last pass reduces once.
+// sums and differences are taken mod 2r (mod_add<…, true>, mod_sub with 2r),
+// and the last pass reduces once.
 // Saves the product's conditional subtraction in every butterfly.
 __device__ __forceinline__ DFr lazy_mul(const DFr& w, const DFr& x) {
   uint32_t p[kWords];
@@ -76,20 +77,20 @@ __device__ __forceinline__ DFr lazy_mul(const DFr& w, const DFr& x) {
   ff::cuda::detail::mont_mul<kWords, DFr::kSparseLow, false>(r.w, w.w, x.w, p, DFr::kInv);
   return r;
 }
-__device__ __forceinline__ DFr lazy_add(const DFr& a, const DFr& b) {
+// a + b (kSub: a − b) mod 2r, for a, b < 2r.
+template <bool kSub>
+__device__ __forceinline__ DFr lazy_add_sub(const DFr& a, const DFr& b) {
   uint32_t p2[kWords];
   DFr::two_modulus(p2);
   DFr r;
-  ff::cuda::detail::lazy_add<kWords>(r.w, a.w, b.w, p2);
+  if constexpr (kSub)
+    ff::cuda::detail::mod_sub<kWords>(r.w, a.w, b.w, p2);
+  else
+    ff::cuda::detail::mod_add<kWords, true>(r.w, a.w, b.w, p2);
   return r;
 }
-__device__ __forceinline__ DFr lazy_sub(const DFr& a, const DFr& b) {
-  uint32_t p2[kWords];
-  DFr::two_modulus(p2);
-  DFr r;
-  ff::cuda::detail::lazy_sub<kWords>(r.w, a.w, b.w, p2);
-  return r;
-}
+__device__ __forceinline__ DFr lazy_add(const DFr& a, const DFr& b) { return lazy_add_sub<false>(a, b); }
+__device__ __forceinline__ DFr lazy_sub(const DFr& a, const DFr& b) { return lazy_add_sub<true>(a, b); }
 __device__ __forceinline__ DFr reduce_lazy(const DFr& x) {
   uint32_t p[kWords];
   DFr::modulus(p);

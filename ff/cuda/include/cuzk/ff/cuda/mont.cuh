@@ -128,6 +128,20 @@ CUZK_MONT_FN void mont_mul_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, u
   mont_reduce_step<N, kSparseLow>(nx, ny, p, inv);
 }
 
+// r = a mod p for a < 2p (the final subtraction of mont_mul; and a lazy
+// value's reduction).
+template <int N>
+CUZK_MONT_FN void reduce_once(uint32_t* r, const uint32_t* a, const uint32_t* p) {
+  using namespace ptx;
+  uint32_t d[N];
+  d[0] = sub_cc(a[0], p[0]);
+#pragma unroll
+  for (int j = 1; j < N; ++j) d[j] = subc_cc(a[j], p[j]);
+  const uint32_t top = subc(0, 0);  // 0xffffffff iff a < p
+#pragma unroll
+  for (int j = 0; j < N; ++j) r[j] = (top == 0xffffffffu) ? a[j] : d[j];
+}
+
 // r = a·b·2^(-32N) mod p for a, b < p; r < p. kSparseLow: p ≡ 1 − 2^32
 // mod 2^64 (Fr), which the reduction exploits.
 // !kReduce (the lazy form): a < p and any b < 2^(32N) give r ≡ a·b·2^(-32N)
@@ -161,33 +175,31 @@ CUZK_MONT_FN void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, co
     for (int j = 0; j < N; ++j) r[j] = t[j];
     return;
   }
-  uint32_t s[N];
-  s[0] = sub_cc(t[0], p[0]);
-#pragma unroll
-  for (int j = 1; j < N; ++j) s[j] = subc_cc(t[j], p[j]);
-  const uint32_t top = subc(0, 0);  // 0xffffffff iff t < p
-#pragma unroll
-  for (int j = 0; j < N; ++j) r[j] = (top == 0xffffffffu) ? t[j] : s[j];
+  reduce_once<N>(r, t, p);
 }
 
-// r = a + b mod p.
-template <int N>
+// r = a + b mod p for a, b < p. kCarryOut: a + b may exceed 2^(32N) — the
+// lazy form, r = a + b mod 2p for a, b < 2p with p = 2p passed as the modulus
+// (below 2^(32N)), so r < 2p; see mont_mul's !kReduce.
+template <int N, bool kCarryOut = false>
 CUZK_MONT_FN void mod_add(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
   using namespace ptx;
   uint32_t s[N], d[N];
   s[0] = add_cc(a[0], b[0]);
 #pragma unroll
   for (int j = 1; j < N; ++j) s[j] = addc_cc(a[j], b[j]);
-  // a + b < 2p < 2^(32N): no carry out.
+  const uint32_t carry = kCarryOut ? addc(0, 0) : 0;  // without kCarryOut a + b < 2p < 2^(32N)
   d[0] = sub_cc(s[0], p[0]);
 #pragma unroll
   for (int j = 1; j < N; ++j) d[j] = subc_cc(s[j], p[j]);
-  const uint32_t borrow = subc(0, 0);
+  // Nonzero iff a + b < p. (With a carry out, s − p borrows, and a + b − p < p
+  // fits the words: d is the result.)
+  const uint32_t borrow = subc(carry, 0);
 #pragma unroll
   for (int j = 0; j < N; ++j) r[j] = borrow ? s[j] : d[j];
 }
 
-// r = a - b mod p.
+// r = a - b mod p (for a, b < 2p with 2p passed as p: the lazy form mod 2p).
 template <int N>
 CUZK_MONT_FN void mod_sub(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p) {
   using namespace ptx;
@@ -199,42 +211,6 @@ CUZK_MONT_FN void mod_sub(uint32_t* r, const uint32_t* a, const uint32_t* b, con
   r[0] = add_cc(d[0], p[0] & mask);
 #pragma unroll
   for (int j = 1; j < N; ++j) r[j] = addc_cc(d[j], p[j] & mask);
-}
-
-// Lazy forms over [0, 2p) (p2 = 2p < 2^(32N)); see mont_mul's !kReduce.
-// r = a + b or a + b − 2p, whichever is below 2p, for a, b < 2p (a + b may
-// carry out of N words).
-template <int N>
-CUZK_MONT_FN void lazy_add(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p2) {
-  using namespace ptx;
-  uint32_t s[N], d[N];
-  s[0] = add_cc(a[0], b[0]);
-#pragma unroll
-  for (int j = 1; j < N; ++j) s[j] = addc_cc(a[j], b[j]);
-  const uint32_t carry = addc(0, 0);
-  d[0] = sub_cc(s[0], p2[0]);
-#pragma unroll
-  for (int j = 1; j < N; ++j) d[j] = subc_cc(s[j], p2[j]);
-  const uint32_t borrow = subc(carry, 0);  // nonzero iff a + b < 2p
-#pragma unroll
-  for (int j = 0; j < N; ++j) r[j] = borrow ? s[j] : d[j];
-}
-// r = a − b or a − b + 2p, whichever is in [0, 2p), for a, b < 2p.
-template <int N>
-CUZK_MONT_FN void lazy_sub(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p2) {
-  mod_sub<N>(r, a, b, p2);
-}
-// r = a mod p for a < 2p.
-template <int N>
-CUZK_MONT_FN void reduce_once(uint32_t* r, const uint32_t* a, const uint32_t* p) {
-  using namespace ptx;
-  uint32_t d[N];
-  d[0] = sub_cc(a[0], p[0]);
-#pragma unroll
-  for (int j = 1; j < N; ++j) d[j] = subc_cc(a[j], p[j]);
-  const uint32_t borrow = subc(0, 0);
-#pragma unroll
-  for (int j = 0; j < N; ++j) r[j] = borrow ? a[j] : d[j];
 }
 
 // Multi-word helpers of binary_inverse (plain 64-bit arithmetic: the
@@ -362,7 +338,7 @@ struct alignas(16) Mont {
   __device__ __forceinline__ static void modulus(uint32_t* p) {
     detail::load_modulus<P>(p, std::make_index_sequence<N>());
   }
-  // 2p, the bound of the lazy forms (detail::lazy_add and the !kReduce product).
+  // 2p, the bound of the lazy forms (mod_add<N, true>, mod_sub and the !kReduce product).
   __device__ __forceinline__ static void two_modulus(uint32_t* p2) {
     static_assert((P::kModulus[P::kLimbs - 1] >> 63) == 0, "2p must fit the words");
     detail::load_two_modulus<P>(p2, std::make_index_sequence<N>());
