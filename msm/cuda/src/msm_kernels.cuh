@@ -84,7 +84,7 @@ __device__ __forceinline__ uint32_t find_run(const uint32_t* off, uint32_t runs,
 // One level of bucket accumulation. Task t sums items [start, end) of its run
 // r; a run with a single task is finished and is added into its bucket,
 // otherwise the partial sum goes to partial_out[t] for the next level.
-// kInput: (index|sign) values selecting bases, an affine array (`bases`, the
+// kInput: (index|sign) values selecting bases, the affine items (`affine`, the
 // output of the pair rounds), or XYZZ partials of the previous level.
 // At least three blocks per SM: the register cap (168) costs G2 some spills but
 // its accumulation still ran 4% faster on an H200 (G1: +0.3%, at the same
