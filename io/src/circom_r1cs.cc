@@ -32,10 +32,14 @@ Status parse_header(ByteSpan bytes, const Section& s, CircomR1csHeader* h) {
   h->n_prv_in = cur.u32();
   h->n_labels = cur.u64();
   h->n_constraints = cur.u32();
-  const uint64_t declared = 1 + uint64_t(h->n_pub_out) + h->n_pub_in + h->n_prv_in;
+  // The public wires (the constant one, outputs, public inputs) come first and
+  // must all exist. nPrvIn is not checked against nWires: circom counts every
+  // declared private input there, but its optimiser removes one that appears
+  // in no constraint from the wires (snarkjs accepts such a file).
+  const uint64_t declared = 1 + uint64_t(h->n_pub_out) + h->n_pub_in;
   if (h->n_wires < declared) {
     return invalid_argument("r1cs: header" + at(prime_at + 32) + ": nWires " + std::to_string(h->n_wires) +
-                            " < 1 + nPubOut + nPubIn + nPrvIn = " + std::to_string(declared));
+                            " < 1 + nPubOut + nPubIn = " + std::to_string(declared));
   }
   return ok_status();
 }

@@ -281,8 +281,20 @@ TEST(CircomR1cs, BadContents) {
   coeff.raw(lincomb({}).v).raw(lincomb({{1, le_from_hex(kRHex)}}).v).raw(lincomb({}).v);
   expect_error(r1cs_error(with_constraints(coeff, 1)), StatusCode::kInvalidArgument,
                "coefficient at byte 112 is not reduced");
-  expect_error(r1cs_error(with_constraints(Image(), 0, 3)), StatusCode::kInvalidArgument,
-               "nWires 3 < 1 + nPubOut + nPubIn + nPrvIn = 4");
+  expect_error(r1cs_error(with_constraints(Image(), 0, 2)), StatusCode::kInvalidArgument,
+               "nWires 2 < 1 + nPubOut + nPubIn = 3");
+  // circom drops a private input that appears in no constraint from the wires
+  // but still counts it in nPrvIn: 3 wires for 1 + 1 + 1 + 1 declared is valid.
+  {
+    Image f;
+    f.raw({'r', '1', 'c', 's'}).u32(1).u32(2).section(1, r1cs_header(3, 1, 1, 1, 0)).section(2, Image());
+    CircomR1csHeader h;
+    auto c = parse_circom_r1cs(f.v, &h);
+    ASSERT_TRUE(c.ok()) << c.status().to_string();
+    EXPECT_EQ(h.n_wires, 3u);
+    EXPECT_EQ(h.n_prv_in, 1u);
+    EXPECT_EQ(c->num_inputs(), 3u);  // the constant one and the two public wires
+  }
 
   Image missing;
   missing.raw({'r', '1', 'c', 's'}).u32(1).u32(1).section(2, example_constraints());

@@ -6,6 +6,7 @@
 #   - cuzk setup zkey              -> snarkjs prove + verify, and cuzk
 #   - bellperson-layout keys (cuzk setup --params) prove and verify
 #   - an unsatisfied witness       -> cuzk prove fails naming the constraint, writes nothing
+#   - a circuit whose unused private input circom dropped from the wires (unused.circom)
 # Inputs are drawn fresh each run. Usage: snarkjs_interop.sh CUZK NODE_MODULES WORKDIR
 set -euo pipefail
 CUZK=$(realpath "$1")
@@ -67,10 +68,12 @@ snarkjs powersoftau new bls12381 8 p0.ptau >/dev/null
 snarkjs powersoftau contribute p0.ptau p1.ptau --name=test -e="$(rand)" >/dev/null
 snarkjs powersoftau prepare phase2 p1.ptau pot.ptau >/dev/null
 
-for name in tiny nopub; do
+for name in tiny nopub unused; do
   echo "interop: $name (snarkjs key)"
   compile $name
   if [[ $name == tiny ]]; then echo "{\"a\": \"$(rand)\", \"b\": \"$(rand)\"}" > $name.in.json
+  elif [[ $name == unused ]]; then
+    echo "{\"a\": \"$(rand)\", \"b\": \"$(rand)\", \"u\": \"$(rand)\", \"v\": \"$(rand)\"}" > $name.in.json
   else echo "{\"x\": \"$(rand)\"}" > $name.in.json; fi
   witness $name $name.in.json $name.wtns
   snarkjs groth16 setup $name.r1cs pot.ptau $name.s0.zkey >/dev/null
