@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 
 #include "cuzk/base/log.h"
@@ -48,14 +49,53 @@ StatusOr<groth16::VerifyingKey> read_any_vk(const std::string& path) {
   return io::read_vk(path);
 }
 
-// Writes the outputs asked for and verifies against --vk when given.
+// Output options that cannot work, refused before any proving: a snarkjs
+// proof.json holds one proof, so a job of several witnesses needs the binary
+// form (a --proof name not ending in .json).
+Status check_outputs(const ProveArgs& a) {
+  if (!a.proof_json.empty() && a.wtns.size() > 1)
+    return invalid_argument(a.proof_json + ": a snarkjs proof.json holds one proof and this job has " +
+                            std::to_string(a.wtns.size()) +
+                            " witnesses; give --proof a name not ending in .json to write all of them as "
+                            "192-byte proofs, one after another");
+  return ok_status();
+}
+
+// Verifies against --vk when given, then writes the outputs asked for:
+// nothing is written when a proof does not verify.
 int emit_outputs(const ProveArgs& a, const std::vector<groth16::Proof>& proofs, const std::vector<ff::Fr>& publics) {
+  if (!a.vk.empty()) {
+    auto vk = read_any_vk(a.vk);
+    if (!vk.ok()) return client_fail("reading " + a.vk, vk.status());
+    groth16::PreparedVerifyingKey pvk(*vk);
+    size_t per = vk->num_public_inputs();
+    for (size_t i = 0; i < proofs.size(); ++i) {
+      if (publics.size() < (i + 1) * per)
+        return client_fail("--vk", invalid_argument(a.vk + " expects " + std::to_string(per) +
+                                                    " public inputs per proof; the job returned " +
+                                                    std::to_string(publics.size()) + " for " +
+                                                    std::to_string(proofs.size()) + " proof(s)"));
+      auto ok = pvk.verify(std::span<const ff::Fr>(publics).subspan(i * per, per), proofs[i]);
+      if (!ok.ok()) return client_fail("verify", ok.status());
+      if (!*ok) {
+        std::fprintf(stderr, "proof %zu: INVALID against %s; nothing written\n", i, a.vk.c_str());
+        return 1;
+      }
+    }
+    std::printf("verified %zu proof(s) against %s: OK\n", proofs.size(), a.vk.c_str());
+  } else if (a.no_verify) {
+    std::fprintf(stderr,
+                 "cuzk: warning: the daemon was asked not to verify (--no-self-verify) and no --vk was given: "
+                 "these proofs have not been verified\n");
+  }
   if (!a.proof_bin.empty()) {
     Status s = io::write_proofs(a.proof_bin, proofs);
     if (!s.ok()) return client_fail("writing " + a.proof_bin, s);
   }
   if (!a.proof_json.empty()) {
-    if (proofs.size() != 1) return client_fail("--proof", invalid_argument("proof.json holds one proof; use --proof-bin"));
+    if (proofs.size() != 1)
+      return client_fail("--proof", invalid_argument(a.proof_json + ": a snarkjs proof.json holds one proof; the job "
+                                                     "returned " + std::to_string(proofs.size())));
     Status s = io::write_proof_json(a.proof_json, proofs[0]);
     if (!s.ok()) return client_fail("writing " + a.proof_json, s);
   }
@@ -63,25 +103,11 @@ int emit_outputs(const ProveArgs& a, const std::vector<groth16::Proof>& proofs, 
     Status s = io::write_public_json(a.public_json, publics);
     if (!s.ok()) return client_fail("writing " + a.public_json, s);
   }
-  if (a.vk.empty()) return 0;
-  auto vk = read_any_vk(a.vk);
-  if (!vk.ok()) return client_fail("reading " + a.vk, vk.status());
-  groth16::PreparedVerifyingKey pvk(*vk);
-  size_t per = vk->num_public_inputs();
-  for (size_t i = 0; i < proofs.size(); ++i) {
-    if (publics.size() < (i + 1) * per) return client_fail("verify", invalid_argument("too few public inputs"));
-    auto ok = pvk.verify(std::span<const ff::Fr>(publics).subspan(i * per, per), proofs[i]);
-    if (!ok.ok()) return client_fail("verify", ok.status());
-    if (!*ok) {
-      std::fprintf(stderr, "proof %zu: INVALID against %s\n", i, a.vk.c_str());
-      return 1;
-    }
-  }
-  std::printf("verified %zu proof(s) against %s: OK\n", proofs.size(), a.vk.c_str());
   return 0;
 }
 
 int run_remote_prove(const ProveArgs& a) {
+  if (Status s = check_outputs(a); !s.ok()) return client_fail("--proof", s);
   auto client = server::Client::connect(resolve_addr(a.addr), std::chrono::seconds(10));
   if (!client.ok()) return client_fail("connect", client.status());
   server::SubmitArgs s;
@@ -126,6 +152,7 @@ int run_remote_prove(const ProveArgs& a) {
 // The same circuit proved in this process: load, prove, verify — what the
 // daemon path is compared against.
 int run_local_prove(const ProveArgs& a) {
+  if (Status s = check_outputs(a); !s.ok()) return client_fail("--proof", s);
   auto spec = find_circuit_spec(a.config, a.circuit);
   if (!spec.ok()) return client_fail("--circuit", spec.status());
   engine::SourceOptions so;
@@ -149,7 +176,10 @@ int run_local_prove(const ProveArgs& a) {
     po.check_satisfied = false;
     if (c.check_circuit) {
       Status sat = r1cs::is_satisfied(*c.check_circuit, *witness);
-      if (!sat.ok()) return client_fail("witness", sat);
+      if (!sat.ok()) {  // a proving failure, exit 1 as on the daemon and key-file paths
+        client_fail("witness " + w, sat);
+        return 1;
+      }
     }
     groth16::StageTimes st;
     auto proof = groth16::prove(c.pk, c.prove_circuit, *witness, groth16::Blinding::random(), *backend, po, &st);
@@ -193,6 +223,15 @@ std::string option_value(CLI::App* cmd, const std::string& name) {
   return o && o->count() ? o->results().back() : std::string();
 }
 
+// The first of `names` given on the command line, or "".
+std::string first_given(CLI::App* cmd, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    CLI::Option* o = cmd->get_option_no_throw(n);
+    if (o && o->count()) return n;
+  }
+  return "";
+}
+
 // Fills the file-output options of the existing `prove` command into a:
 // --proof *.json is snarkjs proof.json, any other name the 192-byte proofs.
 void take_file_options(CLI::App* cmd, ProveArgs* a) {
@@ -225,6 +264,20 @@ void add_prove_client_command(CLI::App& app, Runner* runner) {
   app.callback([cmd, a, runner, run] {
     if (!cmd->parsed()) return;
     bool daemon_path = cmd->get_option("--addr")->count() || cmd->get_option("--circuit")->count();
+    // An option of the other path would be ignored silently: refuse it.
+    const std::string stray =
+        daemon_path ? first_given(cmd, {"--zkey", "--params", "--r1cs", "--no-check", "--threads"})
+                    : first_given(cmd, {"--extra-wtns", "--vk", "--priority", "--request-id", "--config", "--local",
+                                        "--no-self-verify"});
+    if (!stray.empty()) {
+      const std::string why =
+          daemon_path ? stray + " belongs to proving from key files; the daemon path (--addr, --circuit) uses the "
+                                "circuit registered in the daemon"
+                      : stray + " belongs to the daemon path: add --addr or --circuit (a proof from key files is "
+                                "verified against its own key before it is written)";
+      *runner = [why] { return client_fail("prove", invalid_argument(why)); };
+      return;
+    }
     if (!daemon_path) return;
     take_file_options(cmd, a.get());
     a->wtns.insert(a->wtns.end(), a->extra_wtns.begin(), a->extra_wtns.end());

@@ -50,7 +50,10 @@ int run_cancel(const std::string& addr, const std::string& job) {
   if (!c.ok()) return client_fail("connect", c.status());
   auto r = (*c)->cancel(job);
   if (!r.ok()) return client_fail("cancel " + job, r.status());
-  std::printf("%s: cancelled%s\n", job.c_str(), *r ? " (it was running)" : "");
+  // The daemon answers only whether a partition was running; cancelling a
+  // job that already finished leaves its result as it was.
+  std::printf("%s: %s\n", job.c_str(),
+              *r ? "cancelled (it was running)" : "cancel accepted (a job that had already finished keeps its result)");
   return 0;
 }
 

@@ -43,17 +43,21 @@ JobStatus Engine::Impl::job_status_locked(const Job& job, Clock::time_point now)
     PartitionStatus ps;
     ps.index = p->index;
     ps.state = p->state;
-    auto end_or_now = [&](Clock::time_point t) { return t.time_since_epoch().count() ? t : now; };
-    ps.queue_ms = ms_between(job.submitted, end_or_now(p->picked));
-    ps.admit_ms = ms_between(p->picked, end_or_now(p->admitted));
-    ps.prep_ms = ms_between(p->admitted, end_or_now(p->prepared));
-    ps.wait_worker_ms = ms_between(p->prepared, end_or_now(p->prove_start));
-    ps.prove_ms = ms_between(p->prove_start, end_or_now(p->prove_end));
-    ps.finalize_ms = ms_between(p->prove_end, end_or_now(p->done));
-    if (job.outcome != JobOutcome::kUnknown && p->state != PartitionState::kDone) {
-      // stopped early: no stage runs on past the end
-      ps.queue_ms = std::min(ps.queue_ms, ms_between(job.submitted, job.finished_at));
-    }
+    // A stage lasts from its start to its end; one still open runs until now,
+    // or until the job finished (failed or cancelled partitions stop there);
+    // one never reached lasts 0.
+    const Clock::time_point horizon = job.outcome != JobOutcome::kUnknown ? job.finished_at : now;
+    auto is_set = [](Clock::time_point t) { return t.time_since_epoch().count() != 0; };
+    auto stage_ms = [&](Clock::time_point begin, Clock::time_point end) {
+      if (!is_set(begin)) return 0.0;
+      return std::max(0.0, ms_between(begin, is_set(end) ? std::min(end, horizon) : horizon));
+    };
+    ps.queue_ms = stage_ms(job.submitted, p->picked);
+    ps.admit_ms = stage_ms(p->picked, p->admitted);
+    ps.prep_ms = stage_ms(p->admitted, p->prepared);
+    ps.wait_worker_ms = stage_ms(p->prepared, p->prove_start);
+    ps.prove_ms = stage_ms(p->prove_start, p->prove_end);
+    ps.finalize_ms = stage_ms(p->prove_end, p->done);
     ps.matvec_ms = p->stages.matvec_s * 1000;
     ps.h_ms = p->stages.h_s * 1000;
     ps.msm_ms = p->stages.msm_s * 1000;
@@ -110,6 +114,7 @@ EngineStatus Engine::Impl::status() const {
     st.workers.push_back(std::move(w));
   }
   for (const auto& d : devices_) st.devices.push_back(d->name);
+  st.prover_threads = pool_->size();
   return st;
 }
 

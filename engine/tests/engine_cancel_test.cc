@@ -80,6 +80,24 @@ TEST_F(EngineFlightTest, CancelWhileProvingStopsAtTheStageBoundaryAndFreesMemory
   EXPECT_TRUE(r->proof.empty());
   EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == key_bytes; }, 30s));
   EXPECT_EQ(*e->cancel(s->job_id), false);  // already ended: no-op
+  // The stage timers of the cancelled partition stop with the job: two
+  // snapshots apart give the same figures, none beyond the job's age at its end.
+  auto stages = [&] {
+    std::vector<double> v;
+    for (const auto& j : e->status().jobs)
+      if (j.job_id == s->job_id)
+        for (const auto& p : j.partitions)
+          v = {p.queue_ms, p.admit_ms, p.prep_ms, p.wait_worker_ms, p.prove_ms, p.finalize_ms};
+    return v;
+  };
+  const std::vector<double> first = stages();
+  ASSERT_EQ(first.size(), 6u);
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(stages(), first);
+  double sum = 0;
+  for (double ms : first) sum += ms;
+  EXPECT_GT(first[4], 0.0);  // it was proving when cancelled
+  EXPECT_LE(sum, r->timings.total_ms + 1.0);
 }
 
 TEST_F(EngineFlightTest, CancelWhileWaitingForAWorkerFreesItsReservationAtOnce) {

@@ -45,8 +45,7 @@ void status_to_proto(const engine::EngineStatus& s, uint64_t pinned_bytes, uint6
   for (size_t i = 0; i < s.devices.size(); ++i) {
     v1::GPUStatus* g = out->add_gpus();
     g->set_ordinal(uint32_t(i));
-    g->set_name(s.devices[i] + " (CPU backend, " + std::to_string(std::thread::hardware_concurrency()) +
-                " threads)");
+    g->set_name(s.devices[i] + " (CPU backend, " + std::to_string(s.prover_threads) + " threads)");
     for (const auto& w : s.workers) {
       if (w.device == s.devices[i] && w.busy) {
         g->set_current_job_id(w.job_id);

@@ -40,6 +40,36 @@ grep -q '"pi_a"' "$dir/proof.json"
 "$cuzk" bench batch --addr "$addr" --wtns "$dir/w.wtns" -c 4 -j 2 --json "$dir/bench.json" | grep "proofs/s" > /dev/null
 grep -q '"proofs":4' "$dir/bench.json"
 if "$cuzk" cancel job-404 --addr "$addr" 2>/dev/null; then echo "cancel of an unknown job succeeded"; exit 1; fi
+"$cuzk" status --addr "$addr" | grep -q "CPU backend, 2 threads"  # pipeline.prover_threads, not the core count
+job=$(sed -n 's/^\(job-[0-9]*\): .*/\1/p' "$dir/prove.out" | head -1)
+"$cuzk" cancel "$job" --addr "$addr" | grep -q "already finished keeps its result"
+
+# Outputs that cannot work are refused before proving, and nothing is written:
+# a snarkjs proof.json for a two-witness job (exit 2, naming the way out) ...
+rc=0
+"$cuzk" prove --addr "$addr" --circuit demo --wtns "$dir/w.wtns" --extra-wtns "$dir/w.wtns" \
+  --proof "$dir/two.json" 2> "$dir/two.err" || rc=$?
+[[ $rc -eq 2 ]] || { echo "two proofs into proof.json: exit $rc"; exit 1; }
+grep -q "not ending in .json" "$dir/two.err"
+[[ ! -e "$dir/two.json" ]] || { echo "two.json written"; exit 1; }
+# ... which the binary form takes: two 192-byte proofs, both checked with --vk.
+"$cuzk" prove --addr "$addr" --circuit demo --wtns "$dir/w.wtns" --extra-wtns "$dir/w.wtns" \
+  --proof "$dir/two.bin" --vk "$dir/vk.json" | grep -q "verified 2 proof(s)"
+[[ $(stat -c %s "$dir/two.bin") -eq 384 ]] || { echo "two.bin is not two proofs"; exit 1; }
+# A --vk that cannot be read (alpha's x given one more digit: not below p) fails before any
+# file is written.
+sed -E '/"vk_alpha_1"/{n;s/([0-9])"/\1\1"/}' "$dir/vk.json" > "$dir/badvk.json"
+! cmp -s "$dir/vk.json" "$dir/badvk.json" || { echo "vk not tampered"; exit 1; }
+if "$cuzk" prove --addr "$addr" --circuit demo --wtns "$dir/w.wtns" --proof "$dir/bad.json" --public "$dir/bad.pub.json" \
+  --vk "$dir/badvk.json" 2> /dev/null; then echo "an unreadable --vk was accepted"; exit 1; fi
+[[ ! -e "$dir/bad.json" && ! -e "$dir/bad.pub.json" ]] || { echo "outputs written before the --vk check"; exit 1; }
+# Options of the other path are refused, not ignored.
+rc=0
+"$cuzk" prove --zkey "$dir/none.zkey" --wtns "$dir/w.wtns" --proof "$dir/k.json" --vk "$dir/vk.json" 2> "$dir/stray.err" || rc=$?
+[[ $rc -eq 2 ]] && grep -q -- "--vk belongs to the daemon path" "$dir/stray.err" || { echo "stray --vk: exit $rc"; exit 1; }
+rc=0
+"$cuzk" prove --addr "$addr" --circuit demo --zkey "$dir/none.zkey" --wtns "$dir/w.wtns" 2> "$dir/stray.err" || rc=$?
+[[ $rc -eq 2 ]] && grep -q -- "--zkey belongs to proving from key files" "$dir/stray.err" || { echo "stray --zkey: exit $rc"; exit 1; }
 
 # SIGTERM with a multi-partition job in flight: it finishes, the daemon exits 0.
 "$cuzk" prove --addr "$addr" --circuit demo --wtns "$dir/w.wtns" --extra-wtns "$dir/w.wtns" --extra-wtns "$dir/w.wtns" \

@@ -109,6 +109,7 @@ struct EngineStatus {
   std::vector<KeyStatus> keys;
   std::vector<QueueDepth> queues;
   std::vector<std::string> devices;
+  uint32_t prover_threads = 0;  // the compute pool's threads (pipeline.prover_threads, or all cores)
 };
 
 class Engine {
