@@ -84,6 +84,13 @@ int run_file_prove(const FileProveArgs& a) {
   }
   auto key = a.zkey.empty() ? load_params(a, *circuit, pool) : load_zkey(a, pool);
   if (!key.ok()) return fail("prove", key.status());
+  if (!a.zkey.empty() && !a.r1cs.empty() &&
+      (key->pk.num_inputs != circuit->num_inputs() || key->pk.num_vars() != circuit->num_vars()))
+    return fail("prove", invalid_argument(a.zkey + " is not a key of " + a.r1cs + ": the key has " +
+                                          std::to_string(key->pk.num_vars()) + " variables, " +
+                                          std::to_string(key->pk.num_inputs - 1) + " of them public; the circuit " +
+                                          std::to_string(circuit->num_vars()) + " and " +
+                                          std::to_string(circuit->num_inputs() - 1)));
   double load_s = load.stop();
 
   auto backend = groth16::make_cpu_backend(pool);
@@ -97,11 +104,16 @@ int run_file_prove(const FileProveArgs& a) {
   auto ok = groth16::verify(key->pk.vk, publics, *proof);
   double verify_s = verify_span.stop();
   if (!ok.ok()) return fail("prove", ok.status(), kExitInvalid);
-  if (!*ok)
-    return fail("prove",
-                invalid_argument("the proof does not verify: the witness does not satisfy the circuit "
-                                 "(pass --r1cs to find the violated constraint); nothing was written"),
+  if (!*ok) {
+    // With --r1cs the witness was shown to satisfy the circuit, so the key is what is wrong.
+    const std::string why =
+        a.r1cs.empty() ? "the witness does not satisfy the circuit, or the key does not match it (pass --r1cs "
+                         "to check the witness constraint by constraint)"
+                       : "the witness satisfies " + a.r1cs + ", so the key (" + (a.zkey.empty() ? a.params : a.zkey) +
+                             ") does not belong to this circuit or is damaged";
+    return fail("prove", invalid_argument("the proof does not verify: " + why + "; nothing was written"),
                 kExitInvalid);
+  }
   if (Status s = write_outputs(a, *proof, publics); !s.ok()) return fail("prove", s);
   print_times(times, load_s, verify_s);
   return kExitOk;

@@ -126,6 +126,11 @@ for name in tiny nopub unused; do
   check_fails "$name: ... and no proof file was written" test -e $name.bad.proof.out
 done
 
+check_fails "a key of another circuit is refused (--r1cs given)" \
+  "$CUZK" prove --zkey nopub.k.zkey --r1cs tiny.r1cs --wtns tiny.wtns --proof wrongkey.json
+check "... naming the key and the circuit" grep -q "nopub.k.zkey is not a key of tiny.r1cs" "$last_log"
+check_fails "... and no proof file was written" test -e wrongkey.json
+
 for name in sha256 chain; do
   echo "interop: $name (cuzk setup key, larger)"
   compile $name
