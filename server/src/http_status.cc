@@ -103,6 +103,12 @@ StatusOr<std::unique_ptr<StatusHttp>> StatusHttp::start(const std::string& host,
   http.Get("/metrics", [engine](const httplib::Request&, httplib::Response& res) {
     res.set_content(engine->metrics_text(), "text/plain; version=0.0.4");
   });
+  // SO_REUSEADDR only (the library's default adds SO_REUSEPORT, which would
+  // let a second daemon share the port).
+  http.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   int bound = port == 0 ? http.bind_to_any_port(host) : (http.bind_to_port(host, port) ? port : -1);
   if (bound < 0) return unavailable("cannot listen for HTTP on " + host + ":" + std::to_string(port));
   s->address_ = host + ":" + std::to_string(bound);

@@ -43,8 +43,10 @@ Status Server::Impl::start_grpc() {
   builder.SetMaxReceiveMessageSize(int(config.max_message_bytes));
   builder.SetMaxSendMessageSize(int(config.max_message_bytes));
   grpc::ResourceQuota quota("cuzk");
-  quota.SetMaxThreads(512);  // AwaitProof holds a thread while it waits
+  quota.SetMaxThreads(ProvingService::kMaxRpcThreads);  // AwaitProof holds a thread while it waits
   builder.SetResourceQuota(quota);
+  // A second daemon on the same TCP port must fail to start, not share it.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   // The socket is created owner-only (no window with wider permissions).
   mode_t old_mask = ::umask(0077);
   grpc = builder.BuildAndStart();

@@ -58,18 +58,40 @@ grpc::Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::strin
   }
 }
 
+bool ProvingService::take_wait_slot() {
+  if (waiting_.fetch_add(1) < kMaxWaitingCalls) return true;
+  waiting_.fetch_sub(1);
+  return false;
+}
+
+grpc::Status ProvingService::too_many_waiting() const {
+  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                      std::to_string(kMaxWaitingCalls) +
+                          " calls are already waiting for results (the rest of the server's threads are kept "
+                          "for other calls); retry later, or submit and await fewer jobs at once");
+}
+
 grpc::Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const v1::AwaitProofRequest* req,
                                         v1::AwaitProofResponse* resp) {
   if (req->job_id().empty())
     return count("AwaitProof", grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"));
-  return count("AwaitProof", wait_for(ctx, req->job_id(), req->timeout_ms(), resp));
+  if (!take_wait_slot()) return count("AwaitProof", too_many_waiting());
+  grpc::Status s = wait_for(ctx, req->job_id(), req->timeout_ms(), resp);
+  give_wait_slot();
+  return count("AwaitProof", s);
 }
 
 grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) {
+  if (!take_wait_slot()) return count("Prove", too_many_waiting());  // before submitting: nothing is queued
   v1::SubmitProofRequest copy = req->submit();
   auto r = engine_->submit(job_request_from_proto(copy));
-  if (!r.ok()) return count("Prove", to_grpc(r.status()));
-  return count("Prove", wait_for(ctx, r->job_id, 0, resp->mutable_result()));
+  if (!r.ok()) {
+    give_wait_slot();
+    return count("Prove", to_grpc(r.status()));
+  }
+  grpc::Status s = wait_for(ctx, r->job_id, 0, resp->mutable_result());
+  give_wait_slot();
+  return count("Prove", s);
 }
 
 grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelProofRequest* req,

@@ -4,6 +4,8 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
+
 #include "cuzk/engine/engine.h"
 #include "cuzk/v1/cuzk.grpc.pb.h"
 
@@ -11,6 +13,13 @@ namespace cuzk::server {
 
 class ProvingService final : public v1::ProvingEngine::Service {
  public:
+  // Calls that wait for a result (AwaitProof, Prove) at once, at most: each
+  // holds one of the server's kMaxRpcThreads threads, and the rest stay free
+  // for submissions, status and cancellation. Beyond it a waiting call is
+  // answered RESOURCE_EXHAUSTED at once (the job, if any, is not touched).
+  static constexpr int kMaxRpcThreads = 512;
+  static constexpr int kMaxWaitingCalls = 384;
+
   explicit ProvingService(engine::Engine* engine) : engine_(engine) {}
 
   grpc::Status SubmitProof(grpc::ServerContext* ctx, const v1::SubmitProofRequest* req,
@@ -35,8 +44,13 @@ class ProvingService final : public v1::ProvingEngine::Service {
   grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,
                         v1::AwaitProofResponse* resp);
   grpc::Status count(const char* method, grpc::Status s);
+  // Takes one of the kMaxWaitingCalls slots; false when none is free.
+  bool take_wait_slot();
+  void give_wait_slot() { waiting_.fetch_sub(1); }
+  grpc::Status too_many_waiting() const;
 
   engine::Engine* engine_;
+  std::atomic<int> waiting_{0};
 };
 
 }  // namespace cuzk::server

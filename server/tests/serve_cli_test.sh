@@ -28,6 +28,20 @@ for _ in $(seq 600); do grep -q "serving on" "$dir/serve.out" 2>/dev/null && bre
 grep -q "serving on" "$dir/serve.out" || { cat "$dir/serve.err"; exit 1; }
 
 "$cuzk" demo-witness --config "$dir/cuzk.toml" --out "$dir/w.wtns" --vk "$dir/vk.json"
+
+# A second daemon on a port the first one holds fails to start (no port sharing).
+http_port=$(sed -n 's|.*status http://127.0.0.1:\([0-9]*\).*|\1|p' "$dir/serve.out")
+[[ -n $http_port ]] || { echo "no status port in: $(cat "$dir/serve.out")"; exit 1; }
+sed -e "s|unix://$dir/run/cuzk.sock|unix://$dir/run2.sock|" -e "s|127.0.0.1:0|127.0.0.1:$http_port|" \
+  "$dir/cuzk.toml" > "$dir/clash_http.toml"
+if "$cuzk" serve --config "$dir/clash_http.toml" > /dev/null 2> "$dir/clash.err"; then
+  echo "a second daemon shared the status port"; exit 1; fi
+grep -q "cannot listen for HTTP" "$dir/clash.err"
+sed -e "s|unix://$dir/run/cuzk.sock|127.0.0.1:$http_port|" -e 's|status_listen = .*|status_listen = ""|' \
+  "$dir/cuzk.toml" > "$dir/clash_grpc.toml"
+if "$cuzk" serve --config "$dir/clash_grpc.toml" > /dev/null 2> "$dir/clash.err"; then
+  echo "a second daemon listened on a port in use"; exit 1; fi
+grep -q "cannot listen for gRPC" "$dir/clash.err"
 "$cuzk" prove --addr "$addr" --circuit demo --wtns "$dir/w.wtns" --proof "$dir/proof.json" \
   --public "$dir/public.json" --vk "$dir/vk.json" | tee "$dir/prove.out"
 grep -q "verified 1 proof(s)" "$dir/prove.out"
