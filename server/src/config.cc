@@ -6,7 +6,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <sstream>
@@ -89,6 +91,19 @@ class TomlReader {
     if (!v.ok()) return invalid_argument(section + "." + key + ": " + v.status().message());
     *out = *v;
     if (is_auto) *is_auto = false;
+    return ok_status();
+  }
+
+  // A known section that is not a table ([server] written as `server = 5`,
+  // or as an array of tables) would otherwise be skipped silently.
+  Status check_section_types(std::initializer_list<const char*> sections) const {
+    for (const char* s : sections) {
+      const toml::node* n = root_.get(s);
+      if (n && !n->is_table())
+        return invalid_argument(std::string(s) + ": expected a section ([" + s + "]), found " +
+                                (n->is_array_of_tables() ? "an array of tables ([[" + std::string(s) + "]])"
+                                                         : std::string("a value")));
+    }
     return ok_status();
   }
 
@@ -271,6 +286,8 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
   }
   ServerConfig c = default_config(env);
   TomlReader r(root);
+  RETURN_IF_ERROR(
+      r.check_section_types({"server", "memory", "pipeline", "scheduler", "jobs", "keys", "cache", "demo"}));
   RETURN_IF_ERROR(read_server(r, c));
   RETURN_IF_ERROR(read_memory(r, env, c));
   RETURN_IF_ERROR(read_engine(r, c));
@@ -283,10 +300,14 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
 
 StatusOr<ServerConfig> load_config_file(const std::string& path, const ConfigEnv& env,
                                         std::vector<std::string>* warnings) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    return invalid_argument("the config file " + path + " is a directory");
   std::ifstream in(path);
   if (!in) return not_found("cannot read the config file " + path);
   std::stringstream text;
   text << in.rdbuf();
+  if (in.bad()) return not_found("cannot read the config file " + path);
   return parse_config(text.str(), path, env, warnings);
 }
 
@@ -309,9 +330,15 @@ Status validate_config(const ServerConfig& c) {
 }
 
 StatusOr<uint64_t> parse_size(const std::string& text) {
-  size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  if (i == 0) return invalid_argument("\"" + text + "\" is not a size (examples: 4096, 512MiB, 16GiB)");
+  // digits, then at most one '.' followed by digits, then the unit
+  size_t i = 0, dots = 0, digits = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
+    if (text[i] == '.') ++dots;
+    else ++digits;
+    ++i;
+  }
+  if (digits == 0 || dots > 1 || text[0] == '.' || text[i - 1] == '.')
+    return invalid_argument("\"" + text + "\" is not a size (examples: 4096, 512MiB, 1.5GiB)");
   double v = std::strtod(text.substr(0, i).c_str(), nullptr);
   std::string unit = text.substr(i);
   while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
@@ -323,7 +350,9 @@ StatusOr<uint64_t> parse_size(const std::string& text) {
   if (it == kUnits.end()) return invalid_argument("\"" + text + "\": unknown unit \"" + unit + "\"");
   double bytes = v * it->second;
   if (!(bytes >= 0) || bytes > 1.8e19) return invalid_argument("\"" + text + "\" is out of range");
-  return uint64_t(std::llround(bytes));
+  if (it->second == 1 && bytes != std::floor(bytes))
+    return invalid_argument("\"" + text + "\" is not a whole number of bytes");
+  return uint64_t(bytes);  // a fraction of a larger unit rounds down
 }
 
 }  // namespace cuzk::server

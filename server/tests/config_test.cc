@@ -160,6 +160,26 @@ TEST(Config, Sizes) {
   EXPECT_FALSE(parse_size("").ok());
   EXPECT_FALSE(parse_size("12 parsecs").ok());
   EXPECT_FALSE(parse_size("-1").ok());
+  EXPECT_EQ(*parse_size("1.1GiB"), uint64_t(1.1 * 1073741824.0));  // rounds down
+  for (const char* junk : {"1.2.3GiB", ".5GiB", "5.GiB", "0.5", "1.5B", "..", "1..2M"})
+    EXPECT_FALSE(parse_size(junk).ok()) << junk;
+}
+
+TEST(Config, ASectionThatIsNotATableIsAnError) {
+  std::vector<std::string> w;
+  for (const char* text : {"server = 5\n", "pipeline = \"x\"\n", "[[pipeline]]\nbackend = \"cuda\"\n"}) {
+    auto c = parse_config(text, "t", env(), &w);
+    ASSERT_FALSE(c.ok()) << text;
+    EXPECT_EQ(c.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(c.status().message().find("expected a section"), std::string::npos) << c.status().message();
+  }
+}
+
+TEST(Config, ADirectoryIsNotAConfigFile) {
+  std::vector<std::string> w;
+  auto c = load_config_file(::testing::TempDir(), env(), &w);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("is a directory"), std::string::npos) << c.status().message();
 }
 
 }  // namespace
