@@ -5,8 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <string>
 #include <utility>
 
 namespace cuzk {
@@ -91,8 +93,12 @@ void MappedFile::advise_sequential() const {
 StatusOr<FileWriter> FileWriter::create(const std::string& path) {
   FileWriter w;
   w.path_ = path;
-  w.partial_path_ = path + ".partial";
-  w.fd_ = ::open(w.partial_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A name of its own per writer (process id and a counter), so that writers
+  // of one path in several processes (daemons sharing a cache directory) or
+  // threads never write into the same partial file; the last rename wins.
+  static std::atomic<uint64_t> counter{0};
+  w.partial_path_ = path + ".partial." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+  w.fd_ = ::open(w.partial_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (w.fd_ < 0) return io_error("create " + w.partial_path_, errno);
   w.buffer_.reserve(kWriteBufferBytes);
   return w;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "cuzk/base/mapped_file.h"
@@ -242,7 +243,14 @@ TEST(FileIo, WriterPublishesOnlyOnCommit) {
     ASSERT_TRUE(w->write(std::vector<uint8_t>{1, 2, 3}).ok());
   }  // dropped without commit: neither the file nor the partial remains
   EXPECT_FALSE(std::ifstream(tmp.path).good());
-  EXPECT_FALSE(std::ifstream(tmp.path + ".partial").good());
+  auto partials_left = [&] {
+    const std::filesystem::path p(tmp.path);
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(p.parent_path()))
+      if (e.path().filename().string().rfind(p.filename().string() + ".partial", 0) == 0) ++n;
+    return n;
+  };
+  EXPECT_EQ(partials_left(), 0);
   auto w = FileWriter::create(tmp.path);
   ASSERT_TRUE(w.ok());
   std::vector<uint8_t> big(5 << 20, 7);  // larger than the write buffer
@@ -260,6 +268,21 @@ TEST(FileIo, WriterPublishesOnlyOnCommit) {
   EXPECT_EQ(got[2], 3);
   EXPECT_EQ(got[3 + big.size() - 1], 7);
   EXPECT_EQ(got.back(), 0);
+  EXPECT_EQ(partials_left(), 0);
+  // Two writers of one path (as two daemons generating the same cache file):
+  // each writes its own partial, each commit publishes a whole file.
+  {
+    auto a = FileWriter::create(tmp.path), b = FileWriter::create(tmp.path);
+    ASSERT_TRUE(a.ok() && b.ok());
+    std::vector<uint8_t> xa(3 << 20, 0xaa), xb(2 << 20, 0xbb);
+    ASSERT_TRUE(a->write(xa).ok());
+    ASSERT_TRUE(b->write(xb).ok());
+    ASSERT_TRUE(a->commit().ok());
+    EXPECT_EQ(read_all(tmp.path), xa);
+    ASSERT_TRUE(b->commit().ok());
+    EXPECT_EQ(read_all(tmp.path), xb);
+  }
+  EXPECT_EQ(partials_left(), 0);
   TempPath empty("empty.bin");
   ASSERT_TRUE(write_file(empty.path, {}).ok());
   auto m = MappedFile::open(empty.path);

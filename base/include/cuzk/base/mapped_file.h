@@ -43,10 +43,12 @@ class MappedFile {
   std::string path_;
 };
 
-// Writes `<path>.partial` through a buffer and renames it to `path` at
-// commit(), so readers never see a half-written file. If the writer is
-// destroyed without a successful commit(), the partial file is removed.
-// Not thread-safe.
+// Writes `<path>.partial.<pid>.<n>` (a name of its own) through a buffer and
+// renames it to `path` at commit(), so readers never see a half-written file
+// and concurrent writers of one path (other threads or processes) never mix
+// their bytes: the last commit wins. If the writer is destroyed without a
+// successful commit(), the partial file is removed. One writer is not
+// thread-safe.
 class FileWriter {
  public:
   static StatusOr<FileWriter> create(const std::string& path);
