@@ -1,5 +1,6 @@
 #include "cuzk/base/trace.h"
 
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -12,9 +13,14 @@ const std::vector<double>& default_bounds() {
   return b;
 }
 
+// Whole values (counters, byte counts) are written exactly; others with 9
+// significant digits.
 std::string format_double(double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
+  if (v == std::floor(v) && std::fabs(v) < 9.007199254740992e15)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.9g", v);
   return buf;
 }
 

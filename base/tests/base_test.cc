@@ -79,12 +79,16 @@ TEST(Metrics, SpansFeedHistograms) {
   }
   reg.add_counter("cuzk_proofs_total", 2, "kind=\"x\"");
   reg.set_gauge("cuzk_budget_bytes", 5);
+  reg.set_gauge("cuzk_big_bytes", 23129034752.0);  // exact, not 2.31290348e+10
+  reg.set_gauge("cuzk_ratio", 0.125);
   HistogramData h = reg.histogram("cuzk_span_seconds", "span=\"unit.test\"");
   EXPECT_EQ(h.count, 1u);
   std::string text = reg.render_prometheus();
   EXPECT_NE(text.find("cuzk_proofs_total{kind=\"x\"} 2"), std::string::npos) << text;
   EXPECT_NE(text.find("cuzk_span_seconds_count{span=\"unit.test\"} 1"), std::string::npos) << text;
   EXPECT_NE(text.find("# TYPE cuzk_budget_bytes gauge"), std::string::npos) << text;
+  EXPECT_NE(text.find("cuzk_big_bytes 23129034752\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("cuzk_ratio 0.125\n"), std::string::npos) << text;
   TraceSpan null_span(nullptr, "nothing");  // a null registry is allowed
   EXPECT_GE(null_span.stop(), 0.0);
 }

@@ -93,7 +93,17 @@ Status Engine::Impl::validate_request(const JobRequest& r, uint64_t* est_partiti
   return ok_status();
 }
 
+// Every refusal is counted by its code (shutting down, a reused request id,
+// a bad request, a full queue).
 StatusOr<SubmitResult> Engine::Impl::submit(JobRequest request) {
+  StatusOr<SubmitResult> r = submit_unmetered(std::move(request));
+  if (!r.ok())
+    metrics_.add_counter("cuzk_submit_rejected_total", 1,
+                         "code=\"" + std::string(status_code_name(r.status().code())) + "\"");
+  return r;
+}
+
+StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
   request.priority = effective_priority(request.kind, request.priority);
   auto digest = request_digest(request);
   {
@@ -112,11 +122,7 @@ StatusOr<SubmitResult> Engine::Impl::submit(JobRequest request) {
   }
   uint64_t est = 0;
   Status valid = validate_request(request, &est);
-  if (!valid.ok()) {
-    metrics_.add_counter("cuzk_submit_rejected_total", 1,
-                         "code=\"" + std::string(status_code_name(valid.code())) + "\"");
-    return valid;
-  }
+  if (!valid.ok()) return valid;
   auto job = std::make_shared<Job>();
   job->request_id = request.request_id;
   job->circuit_id = request.circuit_id;
@@ -150,7 +156,6 @@ StatusOr<SubmitResult> Engine::Impl::enqueue(std::shared_ptr<Job> job) {
     }
   }
   if (unfinished_ >= config_.max_queued_jobs) {
-    metrics_.add_counter("cuzk_submit_rejected_total", 1, "code=\"RESOURCE_EXHAUSTED\"");
     return resource_exhausted("the queue is full (" + std::to_string(unfinished_) +
                               " unfinished jobs; scheduler.max_queued_jobs = " +
                               std::to_string(config_.max_queued_jobs) + ")");

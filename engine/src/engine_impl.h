@@ -107,6 +107,7 @@ class Engine::Impl {
   Status start();
 
   StatusOr<SubmitResult> submit(JobRequest request);
+  StatusOr<SubmitResult> submit_unmetered(JobRequest request);
   StatusOr<JobResult> await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout);
   StatusOr<bool> cancel(const std::string& job_id);
   EngineStatus status() const;

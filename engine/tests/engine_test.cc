@@ -198,6 +198,9 @@ TEST_F(EngineTest, IdempotentRequestIds) {
   auto s3 = e->submit(b);
   ASSERT_FALSE(s3.ok());
   EXPECT_EQ(s3.status().code(), StatusCode::kAlreadyExists);
+  // Every refusal is counted, this one too.
+  const std::string m = e->metrics_text();
+  EXPECT_NE(m.find("cuzk_submit_rejected_total{code=\"ALREADY_EXISTS\"} 1"), std::string::npos) << m;
   ASSERT_TRUE(e->await(s1->job_id, std::nullopt).ok());
   auto s4 = e->submit(a);  // still retained: same job
   ASSERT_TRUE(s4.ok());
@@ -250,6 +253,9 @@ TEST_F(EngineTest, BadRequestsAreRejectedAndTheEngineKeepsServing) {
   r = request();
   r.kind = ProofKind(7);
   EXPECT_EQ(e->submit(r).status().code(), StatusCode::kInvalidArgument);
+  const std::string m = e->metrics_text();
+  EXPECT_NE(m.find("cuzk_submit_rejected_total{code=\"NOT_FOUND\"} 1"), std::string::npos) << m;
+  EXPECT_NE(m.find("cuzk_submit_rejected_total{code=\"INVALID_ARGUMENT\"} 4"), std::string::npos) << m;
   // A well-formed witness that does not satisfy the circuit fails as a job,
   // naming the constraint.
   r = request();
