@@ -72,6 +72,19 @@ int run_serve(const ServeArgs& a) {
   install_stderr_log(level);
   for (const std::string& w : warnings) CUZK_LOG(Warn) << "config: " << w;
   if (a.check_only) {
+    // The circuits' files too, as `serve` would refuse them at start (headers
+    // only; demo circuits, whose files are generated at start, are skipped).
+    engine::SourceOptions so;
+    so.cache_dir = config->engine.cache_dir;
+    for (const engine::CircuitSpec& spec : config->engine.circuits) {
+      if (spec.zkey.empty() && spec.params.empty()) continue;
+      auto source = engine::make_circuit_source(spec, so);
+      Status s = source.ok() ? (*source)->describe().status() : source.status();
+      if (!s.ok()) {
+        std::fprintf(stderr, "cuzk serve: circuit \"%s\": %s\n", spec.id.c_str(), s.to_string().c_str());
+        return 2;
+      }
+    }
     std::printf("config OK: listen %s, status %s, budget %llu bytes, %zu circuit(s)\n", config->listen.c_str(),
                 config->status_listen.empty() ? "off" : config->status_listen.c_str(),
                 (unsigned long long)config->engine.total_budget_bytes, config->engine.circuits.size());

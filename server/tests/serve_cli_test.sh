@@ -103,4 +103,13 @@ pid=""
 printf '[pipeline]\nworkers_per_device = 0\n' > "$dir/bad.toml"
 if "$cuzk" serve --config "$dir/bad.toml" 2> "$dir/bad.err"; then echo "bad config accepted"; exit 1; fi
 grep -q "pipeline.workers_per_device" "$dir/bad.err"
+# --check-config opens the circuits' files as serve would (exit 2, naming the file).
+printf '[[circuits]]\nid = "gone"\nzkey = "%s/missing.zkey"\n' "$dir" > "$dir/gone.toml"
+if "$cuzk" serve --config "$dir/gone.toml" --check-config > /dev/null 2> "$dir/gone.err"; then
+  echo "check-config accepted a missing zkey"; exit 1; fi
+grep -q "missing.zkey" "$dir/gone.err"
+# A directory is not a config file.
+if "$cuzk" serve --config "$dir" --check-config > /dev/null 2> "$dir/dir.err"; then
+  echo "check-config accepted a directory"; exit 1; fi
+grep -q "is a directory" "$dir/dir.err"
 echo "serve cli test: OK"
