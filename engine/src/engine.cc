@@ -86,7 +86,12 @@ Status Engine::Impl::validate_request(const JobRequest& r, uint64_t* est_partiti
     largest = std::max<uint64_t>(largest, w.size());
   }
   *est_partition_bytes = partition_estimate(info, largest);
-  uint64_t need = *est_partition_bytes + keys_->key_bytes(r.circuit_id);
+  const uint64_t key_bytes = keys_->key_bytes(r.circuit_id);
+  if (config_.key_host_budget_bytes && key_bytes > config_.key_host_budget_bytes)
+    return resource_exhausted("the key of circuit \"" + r.circuit_id + "\" needs about " + std::to_string(key_bytes) +
+                              " bytes of host memory; keys.host_budget is " +
+                              std::to_string(config_.key_host_budget_bytes));
+  uint64_t need = *est_partition_bytes + key_bytes;
   if (need > budget_->total())
     return resource_exhausted("a partition of circuit \"" + r.circuit_id + "\" needs about " + std::to_string(need) +
                               " bytes (key included); the memory budget is " + std::to_string(budget_->total()));

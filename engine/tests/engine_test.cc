@@ -236,6 +236,18 @@ TEST_F(EngineTest, QueueCapAnswersResourceExhausted) {
   EXPECT_TRUE(e->submit(request()).ok());  // room again
 }
 
+// A key that cannot fit keys.host_budget is refused at submit, naming the
+// key, rather than accepted and failed.
+TEST_F(EngineTest, AKeyLargerThanTheHostKeyBudgetIsRefusedAtSubmit) {
+  EngineConfig c = config();
+  c.key_host_budget_bytes = 1024;
+  auto e = make(c);
+  auto s = e->submit(request());
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(s.status().message().find("keys.host_budget"), std::string::npos) << s.status().message();
+}
+
 TEST_F(EngineTest, BadRequestsAreRejectedAndTheEngineKeepsServing) {
   auto e = make(config());
   JobRequest r = request();
