@@ -6,7 +6,9 @@ namespace cuzk::engine {
 namespace {
 
 Status check_circuit(const CircuitSpec& c, size_t i) {
-  std::string where = "circuits[" + std::to_string(i) + "]" + (c.id.empty() ? "" : " (id \"" + c.id + "\")");
+  // The demo circuit comes from the [demo] section: its keys are demo.*.
+  std::string where = c.demo ? std::string("demo")
+                             : "circuits[" + std::to_string(i) + "]" + (c.id.empty() ? "" : " (id \"" + c.id + "\")");
   if (c.id.empty()) return invalid_argument(where + ".id: must not be empty");
   int sources = int(!c.zkey.empty()) + int(!c.params.empty()) + int(c.demo);
   if (sources != 1)

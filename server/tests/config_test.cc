@@ -126,6 +126,8 @@ TEST(Config, InvalidValuesNameTheKey) {
   expect_key("[pipeline]\nbackend = \"tpu\"\n", "pipeline.backend");
   expect_key("[[circuits]]\nid = \"x\"\n", "circuits[0]");
   expect_key("[demo]\nlg_domain = 40\n", "demo.lg_domain");
+  expect_key("[demo]\nzero_one_fraction = 2.0\n", "demo.zero_one_fraction");
+  expect_key("[demo]\nid = \"\"\n", "demo.id");
   expect_key("[server\n", "t:");  // syntax error with its position
   auto remote = parse_config("[server]\nlisten = \"0.0.0.0:9000\"\nallow_remote = true\n", "t", env(), &w);
   ASSERT_TRUE(remote.ok());
