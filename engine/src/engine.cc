@@ -270,18 +270,14 @@ void Engine::Impl::fill_result_locked(Job& job) {
   JobTimings& t = r.timings;
   Clock::time_point first_pick{};
   for (const auto& p : job.partitions) {
-    if (p->picked.time_since_epoch().count() && (!first_pick.time_since_epoch().count() || p->picked < first_pick))
-      first_pick = p->picked;
+    if (is_set(p->picked) && (!is_set(first_pick) || p->picked < first_pick)) first_pick = p->picked;
     t.srs_load_ms += uint64_t(p->srs_wait_ms);
-    // A partition stopped before its preparation ended (failed, cancelled) adds no synthesis time.
-    const bool prepared = p->admitted.time_since_epoch().count() && p->prepared.time_since_epoch().count();
-    t.synthesis_ms += uint64_t((prepared ? ms_between(p->admitted, p->prepared) : 0.0) + p->stages.matvec_s * 1000);
+    t.synthesis_ms += uint64_t(ms_between(p->admitted, p->prepared) + p->stages.matvec_s * 1000);
     t.compute_ms += uint64_t((p->stages.h_s + p->stages.msm_s + p->stages.assembly_s) * 1000);
     t.verify_ms += uint64_t(p->verify_ms);
   }
   // Never picked (cancelled or failed in the queue): it waited until the end.
-  t.queue_wait_ms =
-      uint64_t(ms_between(job.submitted, first_pick.time_since_epoch().count() ? first_pick : job.finished_at));
+  t.queue_wait_ms = uint64_t(ms_between(job.submitted, is_set(first_pick) ? first_pick : job.finished_at));
   t.total_ms = uint64_t(ms_between(job.submitted, job.finished_at));
   if (job.outcome != JobOutcome::kCompleted) return;
   r.proof.clear();

@@ -31,10 +31,12 @@ namespace cuzk::engine {
 
 using Clock = std::chrono::steady_clock;
 
+// Whether a stage time point was recorded (the default-constructed one is "not yet").
+inline bool is_set(Clock::time_point t) { return t.time_since_epoch().count() != 0; }
+
+// 0 when either point is not set.
 inline double ms_between(Clock::time_point a, Clock::time_point b) {
-  return a.time_since_epoch().count() == 0 || b.time_since_epoch().count() == 0
-             ? 0
-             : std::chrono::duration<double, std::milli>(b - a).count();
+  return !is_set(a) || !is_set(b) ? 0 : std::chrono::duration<double, std::milli>(b - a).count();
 }
 
 struct Partition {

@@ -47,9 +47,7 @@ JobStatus Engine::Impl::job_status_locked(const Job& job, Clock::time_point now)
     // or until the job finished (failed or cancelled partitions stop there);
     // one never reached lasts 0.
     const Clock::time_point horizon = job.outcome != JobOutcome::kUnknown ? job.finished_at : now;
-    auto is_set = [](Clock::time_point t) { return t.time_since_epoch().count() != 0; };
     auto stage_ms = [&](Clock::time_point begin, Clock::time_point end) {
-      if (!is_set(begin)) return 0.0;
       return std::max(0.0, ms_between(begin, is_set(end) ? std::min(end, horizon) : horizon));
     };
     ps.queue_ms = stage_ms(job.submitted, p->picked);

@@ -58,13 +58,7 @@ grpc::Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::strin
   }
 }
 
-bool ProvingService::take_wait_slot() {
-  if (waiting_.fetch_add(1) < kMaxWaitingCalls) return true;
-  waiting_.fetch_sub(1);
-  return false;
-}
-
-grpc::Status ProvingService::too_many_waiting() const {
+grpc::Status ProvingService::too_many_waiting() {
   return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                       std::to_string(kMaxWaitingCalls) +
                           " calls are already waiting for results (the rest of the server's threads are kept "
@@ -75,23 +69,18 @@ grpc::Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const v1::Awai
                                         v1::AwaitProofResponse* resp) {
   if (req->job_id().empty())
     return count("AwaitProof", grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"));
-  if (!take_wait_slot()) return count("AwaitProof", too_many_waiting());
-  grpc::Status s = wait_for(ctx, req->job_id(), req->timeout_ms(), resp);
-  give_wait_slot();
-  return count("AwaitProof", s);
+  WaitSlot slot(waiting_);
+  if (!slot.held()) return count("AwaitProof", too_many_waiting());
+  return count("AwaitProof", wait_for(ctx, req->job_id(), req->timeout_ms(), resp));
 }
 
 grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) {
-  if (!take_wait_slot()) return count("Prove", too_many_waiting());  // before submitting: nothing is queued
+  WaitSlot slot(waiting_);
+  if (!slot.held()) return count("Prove", too_many_waiting());  // before submitting: nothing is queued
   v1::SubmitProofRequest copy = req->submit();
   auto r = engine_->submit(job_request_from_proto(copy));
-  if (!r.ok()) {
-    give_wait_slot();
-    return count("Prove", to_grpc(r.status()));
-  }
-  grpc::Status s = wait_for(ctx, r->job_id, 0, resp->mutable_result());
-  give_wait_slot();
-  return count("Prove", s);
+  if (!r.ok()) return count("Prove", to_grpc(r.status()));
+  return count("Prove", wait_for(ctx, r->job_id, 0, resp->mutable_result()));
 }
 
 grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelProofRequest* req,

@@ -44,10 +44,24 @@ class ProvingService final : public v1::ProvingEngine::Service {
   grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,
                         v1::AwaitProofResponse* resp);
   grpc::Status count(const char* method, grpc::Status s);
-  // Takes one of the kMaxWaitingCalls slots; false when none is free.
-  bool take_wait_slot();
-  void give_wait_slot() { waiting_.fetch_sub(1); }
-  grpc::Status too_many_waiting() const;
+  // One of the kMaxWaitingCalls slots, held for its lifetime when held().
+  class WaitSlot {
+   public:
+    explicit WaitSlot(std::atomic<int>& waiting) : waiting_(waiting), held_(waiting.fetch_add(1) < kMaxWaitingCalls) {
+      if (!held_) waiting_.fetch_sub(1);
+    }
+    ~WaitSlot() {
+      if (held_) waiting_.fetch_sub(1);
+    }
+    WaitSlot(const WaitSlot&) = delete;
+    WaitSlot& operator=(const WaitSlot&) = delete;
+    bool held() const { return held_; }
+
+   private:
+    std::atomic<int>& waiting_;
+    const bool held_;
+  };
+  static grpc::Status too_many_waiting();
 
   engine::Engine* engine_;
   std::atomic<int> waiting_{0};
