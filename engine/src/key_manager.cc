@@ -135,9 +135,8 @@ Status KeyManager::load_entry(Entry& e, std::unique_lock<std::mutex>& lock, cons
   const uint64_t est = e.info->est_key_bytes;
   auto start = Clock::now();
   Reservation reservation;
-  Status s = reserve_for(e, est, lock, cancelled, &reservation);
-  StatusOr<std::shared_ptr<const LoadedCircuit>> loaded = s;
-  if (s.ok()) {
+  using Loaded = StatusOr<std::shared_ptr<const LoadedCircuit>>;
+  auto decode = [&]() -> Loaded {
     if (e.mapping.size() == 0) {
       auto m = MappedFile::open(e.source->key_path());
       if (m.ok()) {
@@ -147,12 +146,16 @@ Status KeyManager::load_entry(Entry& e, std::unique_lock<std::mutex>& lock, cons
     }
     const MappedFile* mapping = e.mapping.size() ? &e.mapping : nullptr;
     lock.unlock();
-    loaded = e.source->load(mapping, [this, &e](double f) {
+    Loaded r = e.source->load(mapping, [this, &e](double f) {
       std::lock_guard<std::mutex> g(mu_);
       e.progress = f;
     });
     lock.lock();
-  }
+    return r;
+  };
+  // (A StatusOr is never built from an OK status: debug builds assert on it.)
+  Status s = reserve_for(e, est, lock, cancelled, &reservation);
+  Loaded loaded = s.ok() ? decode() : Loaded(s);
   e.loading = false;
   cv_.notify_all();
   if (!loaded.ok()) {
