@@ -84,13 +84,10 @@ int run_file_prove(const FileProveArgs& a) {
   }
   auto key = a.zkey.empty() ? load_params(a, *circuit, pool) : load_zkey(a, pool);
   if (!key.ok()) return fail("prove", key.status());
-  if (!a.zkey.empty() && !a.r1cs.empty() &&
-      (key->pk.num_inputs != circuit->num_inputs() || key->pk.num_vars() != circuit->num_vars()))
-    return fail("prove", invalid_argument(a.zkey + " is not a key of " + a.r1cs + ": the key has " +
-                                          std::to_string(key->pk.num_vars()) + " variables, " +
-                                          std::to_string(key->pk.num_inputs - 1) + " of them public; the circuit " +
-                                          std::to_string(circuit->num_vars()) + " and " +
-                                          std::to_string(circuit->num_inputs() - 1)));
+  if (!a.zkey.empty() && !a.r1cs.empty()) {
+    Status s = r1cs::check_key_shape(circuit->shape(), a.r1cs, key->pk.num_vars(), key->pk.num_inputs, a.zkey);
+    if (!s.ok()) return fail("prove", s);
+  }
   double load_s = load.stop();
 
   auto backend = groth16::make_cpu_backend(pool);

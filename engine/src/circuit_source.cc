@@ -113,10 +113,7 @@ class ZkeySource : public KeyFileSource {
     info.est_key_bytes = f.size();  // decoded points and rows take no more than the file
     if (!check_.empty()) {
       ASSIGN_OR_RETURN(r1cs::CircuitShape shape, read_circuit_shape(check_));
-      if (shape.num_vars() != info.num_vars || shape.num_inputs != info.num_public + 1)
-        return invalid_argument("check_r1cs " + check_ + " has " + std::to_string(shape.num_vars()) +
-                                " variables and " + std::to_string(shape.num_inputs) + " inputs; the key has " +
-                                std::to_string(info.num_vars) + " and " + std::to_string(info.num_public + 1));
+      RETURN_IF_ERROR(r1cs::check_key_shape(shape, "check_r1cs " + check_, info.num_vars, info.num_public + 1, zkey_));
       info.est_key_bytes += file_size_or_zero(check_);
     }
     return info;

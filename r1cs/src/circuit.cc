@@ -137,4 +137,12 @@ StatusOr<Circuit> CircuitBuilder::build() && {
   return Circuit::from_parts(shape_, std::move(offsets_), std::move(terms_), std::move(interner_).take_table());
 }
 
+Status check_key_shape(const CircuitShape& shape, const std::string& circuit_name, uint64_t key_vars,
+                       uint64_t key_inputs, const std::string& key_name) {
+  if (key_vars == shape.num_vars() && key_inputs == shape.num_inputs) return ok_status();
+  return invalid_argument(key_name + " is not a key of " + circuit_name + ": the key has " + std::to_string(key_vars) +
+                          " variables, " + std::to_string(key_inputs - 1) + " of them public; the circuit " +
+                          std::to_string(shape.num_vars()) + " and " + std::to_string(shape.num_inputs - 1));
+}
+
 }  // namespace cuzk::r1cs

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <initializer_list>
 #include <map>
 #include <set>
 #include <sstream>
@@ -94,14 +93,15 @@ class TomlReader {
     return ok_status();
   }
 
-  // A known section that is not a table ([server] written as `server = 5`,
-  // or as an array of tables) would otherwise be skipped silently.
-  Status check_section_types(std::initializer_list<const char*> sections) const {
-    for (const char* s : sections) {
-      const toml::node* n = root_.get(s);
+  // A section the readers asked about that is not a table ([server] written
+  // as `server = 5`, or as an array of tables): find() saw no keys in it, so
+  // it would otherwise be skipped silently. Call after the readers.
+  Status check_section_types() const {
+    for (const auto& [section, keys] : known_) {
+      const toml::node* n = root_.get(section);
       if (n && !n->is_table())
-        return invalid_argument(std::string(s) + ": expected a section ([" + s + "]), found " +
-                                (n->is_array_of_tables() ? "an array of tables ([[" + std::string(s) + "]])"
+        return invalid_argument(section + ": expected a section ([" + section + "]), found " +
+                                (n->is_array_of_tables() ? "an array of tables ([[" + section + "]])"
                                                          : std::string("a value")));
     }
     return ok_status();
@@ -286,14 +286,13 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
   }
   ServerConfig c = default_config(env);
   TomlReader r(root);
-  RETURN_IF_ERROR(
-      r.check_section_types({"server", "memory", "pipeline", "scheduler", "jobs", "keys", "cache", "demo"}));
   RETURN_IF_ERROR(read_server(r, c));
   RETURN_IF_ERROR(read_memory(r, env, c));
   RETURN_IF_ERROR(read_engine(r, c));
   c.engine.circuits.clear();
   RETURN_IF_ERROR(read_circuits(root, c, warnings));
   RETURN_IF_ERROR(read_demo(r, c));
+  RETURN_IF_ERROR(r.check_section_types());
   r.report_unknown(warnings);
   return c;
 }

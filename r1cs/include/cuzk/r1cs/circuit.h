@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cuzk/base/status.h"
@@ -53,6 +54,12 @@ struct CircuitShape {
   uint64_t num_vars() const { return num_inputs + num_aux; }
   friend bool operator==(const CircuitShape&, const CircuitShape&) = default;
 };
+
+// OK when a key for key_vars variables, key_inputs of them inputs (ONE
+// included), can be a key of the circuit `shape`; else INVALID_ARGUMENT
+// "<key_name> is not a key of <circuit_name>: ..." with both counts.
+Status check_key_shape(const CircuitShape& shape, const std::string& circuit_name, uint64_t key_vars,
+                       uint64_t key_inputs, const std::string& key_name);
 
 class Circuit {
  public:
