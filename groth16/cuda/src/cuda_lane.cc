@@ -275,8 +275,13 @@ Status CudaLane::h_step(const KeyShape& s) {
   Fr* d_a = reinterpret_cast<Fr*>(region_a_.data());
   Fr* d_b = reinterpret_cast<Fr*>(region_bc_.data());
   Fr* abc[3] = {d_a, d_b, d_b + s.n};
+  // Each polynomial's transforms wait only for its own upload, so that the
+  // uploads of b and c overlap the transforms of a (and b).
+  const gpu::Event* arrived[3] = {&ev_a_, &ev_b_, &ev_c_};
   size_t ws = ntt_ws_.bytes();
-  for (Fr* p : abc) {
+  for (int i = 0; i < 3; ++i) {
+    Fr* p = abc[i];
+    RETURN_IF_ERROR(cs_.wait(*arrived[i]));
     RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kInverse, Order::kNaturalToBitReversed, {}},
                                    ntt_ws_.data(), &ws, cs_.get()));
     RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kForward, Order::kBitReversedToNatural, shift},
@@ -422,9 +427,6 @@ StatusOr<MsmSums> CudaLane::run() {
   std::shared_ptr<const CudaKey> key = std::move(key_);
   const KeyShape& s = key->shape();
   Status st = [&]() -> Status {
-    RETURN_IF_ERROR(cs_.wait(ev_a_));
-    RETURN_IF_ERROR(cs_.wait(ev_b_));
-    RETURN_IF_ERROR(cs_.wait(ev_c_));
     RETURN_IF_ERROR(mark("start"));
     RETURN_IF_ERROR(h_step(s));
     RETURN_IF_ERROR(mark("h"));
