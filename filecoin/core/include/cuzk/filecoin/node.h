@@ -20,6 +20,9 @@ inline constexpr size_t kNodeBytes = 32;
 // INVALID_ARGUMENT (naming `what`) when the value is not below r.
 StatusOr<ff::Fr> fr_from_node(const Node& n, std::string_view what = "node");
 Node node_from_fr(const ff::Fr& f);
+// For nodes already known to be field elements (built here, or validated on
+// input). REQUIRES: value < r (a larger value is reduced mod r, never a crash).
+ff::Fr fr_from_node_trusted(const Node& n);
 
 // Lower-case hex of the 32 bytes in storage order (as rust-fil-proofs prints
 // commitments), and its inverse (64 hex digits, optional 0x).
