@@ -124,6 +124,9 @@ TEST(PoRepVanilla, C1OutputRoundTripsAndVerifies) {
   ASSERT_TRUE(st.ok()) << st.to_string();
 
   const std::string json = c1_output_to_json(c1);
+  // filecoin-proofs-api tags the vanilla proofs with the size's V1 variant.
+  EXPECT_NE(json.find("\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[{\"comm_d_proofs\""), std::string::npos);
+  EXPECT_NE(json.find("{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\""), std::string::npos);
   auto back = parse_c1_output(json);
   ASSERT_TRUE(back.ok()) << back.status().to_string();
   EXPECT_EQ(*back, c1);
