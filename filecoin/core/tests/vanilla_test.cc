@@ -9,6 +9,7 @@
 #include "cuzk/filecoin/bincode.h"
 #include "cuzk/filecoin/c1_json.h"
 #include "cuzk/filecoin/cid.h"
+#include "cuzk/filecoin/public_inputs.h"
 #include "cuzk/filecoin/vanilla_produce.h"
 #include "test_util.h"
 
@@ -150,8 +151,12 @@ TEST(PoRepVanilla, TamperingIsCaught) {
     EXPECT_FALSE(st.ok()) << what;
     return st.message();
   };
+  // Another seed, with other challenges (2 of 63 nodes can repeat by chance).
   auto bad = c1;
-  bad.seed[0] ^= 1;  // other challenges
+  const auto challenges = porep_partition_challenges(s.info, c1.replica_id, c1.comm_r, c1.seed, 0);
+  do {
+    ++bad.seed[0];
+  } while (porep_partition_challenges(s.info, c1.replica_id, c1.comm_r, bad.seed, 0) == challenges);
   expect_fail(bad, "seed");
   bad = c1;
   bad.vanilla_proofs[0][1].labeling_proofs[1].parents[3][2] ^= 1;
@@ -191,6 +196,13 @@ TEST(PoRepVanilla, MalformedJsonNamesFieldAndOffset) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("comm_r[0]"), std::string::npos) << r.status().message();
   EXPECT_FALSE(parse_c1_output(std::string(100, '[') + std::string(100, ']')).ok());
+  // Skipped fields must still be well-formed JSON; unknown fields are skipped.
+  std::string bad_null = json;
+  bad_null.replace(bad_null.find("\"_h\":null"), 9, "\"_h\":nul1");
+  EXPECT_FALSE(parse_c1_output(bad_null).ok());
+  std::string extra = json;
+  extra.insert(1, "\"x\":{\"a\":[1,-2.5e3,true,\"s\\\"\"]},");
+  EXPECT_TRUE(parse_c1_output(extra).ok()) << parse_c1_output(extra).status().to_string();
   EXPECT_FALSE(parse_c1_envelope("{\"SectorNum\":1,\"Phase1Out\":\"***\",\"SectorSize\":2048}").ok());
 }
 
