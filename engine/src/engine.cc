@@ -51,6 +51,7 @@ Engine::Impl::~Impl() {
   }
   housekeeping_cv_.notify_all();
   budget_->close();
+  if (keys_) keys_->close();
   for (WorkQueue<Item>* q : {&prep_queue_, &prove_queue_, &final_queue_})
     for (auto& i : q->close()) leftovers.push_back(std::move(i));
   for (auto& t : threads_) t.join();
@@ -226,6 +227,7 @@ StatusOr<bool> Engine::Impl::cancel(const std::string& job_id) {
     removed = finish_job_locked(job, JobOutcome::kCancelled, "cancelled by request");
   }
   for (auto& i : removed) release_buffers(i.part());
+  keys_->wake();  // a partition waiting for admission sees the cancellation now
   CUZK_LOG(Info) << "cancelled " << job_id << (was_running ? " (a partition was proving)" : "");
   return was_running;
 }

@@ -136,6 +136,7 @@ class Engine::Impl {
   void final_loop(WorkerSlot* slot);
   void housekeeping_loop();
   Status admit_and_prepare(Item& item, WorkerSlot* slot);
+  Status prepare(Item& item);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
   Status finalize_one(Item& item);
 

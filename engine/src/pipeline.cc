@@ -142,13 +142,30 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
   set_state(item, PartitionState::kAdmitting, slot);
   auto cancelled = [&job] { return job.finished.load(); };
   double waited_ms = 0;
-  ASSIGN_OR_RETURN(p.key, keys_->acquire(job.circuit_id, cancelled, &waited_ms));
-  ASSIGN_OR_RETURN(p.reservation, budget_->reserve(job.est_partition_bytes, cancelled));
+  ASSIGN_OR_RETURN(KeyManager::Admission admitted,
+                   keys_->admit(job.circuit_id, job.est_partition_bytes, cancelled, &waited_ms));
+  p.key = std::move(admitted.key);
+  p.reservation = std::move(admitted.work);
   {
     std::lock_guard<std::mutex> lock(mu_);
     p.srs_wait_ms = waited_ms;
   }
   set_state(item, PartitionState::kPreparing, slot);
+  Status s = prepare(item);
+  // A file the key views that changed under it explains whatever went wrong.
+  Status files = p.key->check_files();
+  if (!files.ok()) {
+    keys_->invalidate(job.circuit_id, p.key.get());
+    return files;
+  }
+  return s;
+}
+
+// Witness intake, the row-by-row check and the matvec (outside the device
+// interlock). REQUIRES: the partition is admitted.
+Status Engine::Impl::prepare(Item& item) {
+  Job& job = *item.job;
+  Partition& p = item.part();
   ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
   ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));
   p.reservation.release(p.wtns.size());
@@ -160,7 +177,6 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
   if (c.check_circuit) RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, p.witness, pool_.get()));
   p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
   if (job.finished.load()) return ok_status();
-  // The matvec stage runs here, outside the device interlock.
   auto start = Clock::now();
   groth16::ProveOptions options;
   options.pool = pool_.get();

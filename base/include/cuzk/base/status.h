@@ -69,6 +69,12 @@ inline Status deadline_exceeded(std::string m) { return {StatusCode::kDeadlineEx
 // An I/O failure: message plus strerror(errno_value).
 Status io_error(std::string message, int errno_value);
 
+// `text` in double quotes for a message or a log line, bounded: at most
+// max_bytes of it, then "...(N bytes)"; quotes, backslashes and bytes that
+// are not printable ASCII are escaped (\", \\, \xNN). Strings from outside
+// (ids in requests) go into messages only through this.
+std::string quoted(std::string_view text, size_t max_bytes = 64);
+
 // StatusOr<T>: a T or a non-OK Status.
 template <class T>
 class [[nodiscard]] StatusOr {
