@@ -44,7 +44,7 @@ Status Status::with_context(std::string_view context) const {
   return Status(code_, std::move(m));
 }
 
-std::string quoted(std::string_view text, size_t max_bytes) {
+std::string bounded_quote(std::string_view text, size_t max_bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "\"";
   size_t n = std::min(text.size(), max_bytes);

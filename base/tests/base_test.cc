@@ -42,6 +42,16 @@ TEST(Status, CodesAndMacros) {
   EXPECT_EQ(not_found("x").with_context("loading").message(), "loading: x");
 }
 
+TEST(Status, QuotedIsBoundedAndEscaped) {
+  EXPECT_EQ(bounded_quote("job-1"), "\"job-1\"");
+  EXPECT_EQ(bounded_quote("a\"b\\c\n\x01\xff"), "\"a\\\"b\\\\c\\x0a\\x01\\xff\"");
+  std::string huge(100'000, 'x');
+  std::string q = bounded_quote(huge);
+  EXPECT_EQ(q, "\"" + std::string(64, 'x') + "\"...(100000 bytes)");
+  EXPECT_EQ(bounded_quote(huge, 3), "\"xxx\"...(100000 bytes)");
+  EXPECT_EQ(bounded_quote(""), "\"\"");
+}
+
 TEST(ThreadPool, ParallelForCoversEveryIndexOnce) {
   ThreadPool pool(3);
   for (size_t n : {0, 1, 7, 1000, 100003}) {

@@ -11,6 +11,16 @@ namespace cuzk::engine {
 namespace {
 
 constexpr uint64_t kPartitionSlackBytes = uint64_t(1) << 20;
+// Longest circuit_id, request_id or job_id a request may carry. Ids echo into
+// messages and logs (through bounded_quote()); unbounded ones were a way to make
+// answers too large for a client's metadata limit.
+constexpr size_t kMaxIdBytes = 512;
+
+Status check_id(std::string_view field, const std::string& value) {
+  if (value.size() <= kMaxIdBytes) return ok_status();
+  return invalid_argument(std::string(field) + " " + bounded_quote(value) + " is longer than " + std::to_string(kMaxIdBytes) +
+                          " bytes");
+}
 
 std::string kind_label(ProofKind kind) { return "kind=\"" + std::string(proof_kind_name(kind)) + "\""; }
 
@@ -73,7 +83,7 @@ Status Engine::Impl::validate_request(const JobRequest& r, uint64_t* est_partiti
     return invalid_argument("proof_kind " + std::to_string(int(r.kind)) + " is not a valid kind");
   if (r.kind != ProofKind::kGroth16Circuit) return ok_status();  // fails as a job (no synthesis)
   if (r.circuit_id.empty()) return invalid_argument("GROTH16_CIRCUIT needs circuit_id");
-  if (!keys_->has(r.circuit_id)) return not_found("unknown circuit \"" + r.circuit_id + "\"");
+  if (!keys_->has(r.circuit_id)) return not_found("unknown circuit " + bounded_quote(r.circuit_id));
   if (r.witnesses.empty()) return invalid_argument("GROTH16_CIRCUIT needs a witness (.wtns bytes)");
   if (r.witnesses.size() > config_.max_partitions_per_job)
     return invalid_argument(std::to_string(r.witnesses.size()) + " witnesses; at most " +
@@ -89,12 +99,12 @@ Status Engine::Impl::validate_request(const JobRequest& r, uint64_t* est_partiti
   *est_partition_bytes = partition_estimate(info, largest);
   const uint64_t key_bytes = keys_->key_bytes(r.circuit_id);
   if (config_.key_host_budget_bytes && key_bytes > config_.key_host_budget_bytes)
-    return resource_exhausted("the key of circuit \"" + r.circuit_id + "\" needs about " + std::to_string(key_bytes) +
+    return resource_exhausted("the key of circuit " + bounded_quote(r.circuit_id) + " needs about " + std::to_string(key_bytes) +
                               " bytes of host memory; keys.host_budget is " +
                               std::to_string(config_.key_host_budget_bytes));
   uint64_t need = *est_partition_bytes + key_bytes;
   if (need > budget_->total())
-    return resource_exhausted("a partition of circuit \"" + r.circuit_id + "\" needs about " + std::to_string(need) +
+    return resource_exhausted("a partition of circuit " + bounded_quote(r.circuit_id) + " needs about " + std::to_string(need) +
                               " bytes (key included); the memory budget is " + std::to_string(budget_->total()));
   return ok_status();
 }
@@ -110,6 +120,8 @@ StatusOr<SubmitResult> Engine::Impl::submit(JobRequest request) {
 }
 
 StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
+  RETURN_IF_ERROR(check_id("request_id", request.request_id));
+  RETURN_IF_ERROR(check_id("circuit_id", request.circuit_id));
   request.priority = effective_priority(request.kind, request.priority);
   auto digest = request_digest(request);
   {
@@ -120,7 +132,7 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
       if (it != request_ids_.end()) {
         const Job& old = *jobs_.at(it->second);
         if (old.digest != digest)
-          return already_exists("request_id \"" + request.request_id + "\" was used for job " + old.id +
+          return already_exists("request_id " + bounded_quote(request.request_id) + " was used for job " + old.id +
                                 " with a different payload");
         return SubmitResult{old.id, 0, true};
       }
@@ -156,7 +168,7 @@ StatusOr<SubmitResult> Engine::Impl::enqueue(std::shared_ptr<Job> job) {
     if (it != request_ids_.end()) {
       const Job& old = *jobs_.at(it->second);
       if (old.digest != job->digest)
-        return already_exists("request_id \"" + job->request_id + "\" was used for job " + old.id +
+        return already_exists("request_id " + bounded_quote(job->request_id) + " was used for job " + old.id +
                               " with a different payload");
       return SubmitResult{old.id, 0, true};
     }
@@ -195,7 +207,7 @@ StatusOr<JobResult> Engine::Impl::await(const std::string& job_id,
   std::unique_lock<std::mutex> lock(mu_);
   auto it = jobs_.find(job_id);
   if (it == jobs_.end())
-    return not_found("unknown job \"" + job_id + "\" (finished jobs are kept for " +
+    return not_found("unknown job " + bounded_quote(job_id) + " (finished jobs are kept for " +
                      std::to_string(config_.result_retention_ms / 1000) + " s)");
   std::shared_ptr<Job> job = it->second;
   auto done = [&] { return job->outcome != JobOutcome::kUnknown; };
@@ -219,7 +231,7 @@ StatusOr<bool> Engine::Impl::cancel(const std::string& job_id) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = jobs_.find(job_id);
-    if (it == jobs_.end()) return not_found("unknown job \"" + job_id + "\"");
+    if (it == jobs_.end()) return not_found("unknown job " + bounded_quote(job_id));
     Job& job = *it->second;
     if (job.outcome != JobOutcome::kUnknown) return false;
     for (const auto& p : job.partitions)

@@ -107,7 +107,7 @@ StatusOr<CircuitInfo> KeyManager::info(const std::string& id) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = entries_.find(id);
-    if (it == entries_.end()) return not_found("unknown circuit " + quoted(id));
+    if (it == entries_.end()) return not_found("unknown circuit " + bounded_quote(id));
     if (it->second->info) return *it->second->info;
     source = it->second->source.get();
   }
@@ -150,10 +150,10 @@ Status KeyManager::check_fits(const Entry& e, uint64_t work_bytes) const {
   const std::string& id = e.source->id();
   const uint64_t key = e.loaded ? e.reservation.bytes() : e.info->est_key_bytes;
   if (options_.host_cap_bytes && key > options_.host_cap_bytes)
-    return resource_exhausted("circuit " + quoted(id) + " needs " + std::to_string(key) +
+    return resource_exhausted("circuit " + bounded_quote(id) + " needs " + std::to_string(key) +
                               " bytes; keys.host_budget is " + std::to_string(options_.host_cap_bytes));
   if (key > budget_->total() || work_bytes > budget_->total() - key)
-    return resource_exhausted("circuit " + quoted(id) + " needs " + std::to_string(key) + " bytes of host memory" +
+    return resource_exhausted("circuit " + bounded_quote(id) + " needs " + std::to_string(key) + " bytes of host memory" +
                               (work_bytes ? " and " + std::to_string(work_bytes) + " more for the work" : "") +
                               "; the memory budget is " + std::to_string(budget_->total()));
   return ok_status();
@@ -167,7 +167,7 @@ Status KeyManager::wait_for_admission(Waiter& w, std::unique_lock<std::mutex>& l
   while (true) {
     if (closed_) return cuzk::cancelled("the key manager is shutting down");
     if (cancelled && cancelled())
-      return cuzk::cancelled("cancelled while waiting for circuit " + quoted(e.source->id()));
+      return cuzk::cancelled("cancelled while waiting for circuit " + bounded_quote(e.source->id()));
     drop_if_stale(e);
     if (first_in_line(w)) {
       Turn turn = try_admit(w);
@@ -240,7 +240,7 @@ Status KeyManager::load_entry(Entry& e, std::unique_lock<std::mutex>& lock, Rese
     e.last_error = loaded.status().message();
     e.mapping = MappedFile();  // the file may have changed: map it afresh next time
     e.tier = KeyTier::kCold;
-    CUZK_LOG(Error) << "loading circuit " << quoted(e.source->id()) << " failed: " << loaded.status().to_string();
+    CUZK_LOG(Error) << "loading circuit " << bounded_quote(e.source->id()) << " failed: " << loaded.status().to_string();
     return loaded.status();
   }
   keep_loaded(e, std::move(*loaded), std::move(key_reservation), start);
@@ -260,7 +260,7 @@ StatusOr<std::shared_ptr<const LoadedCircuit>> KeyManager::decode(Entry& e, std:
   }
   if (e.mapping.size() == 0) {
     auto m = MappedFile::open(path);
-    if (!m.ok()) return failed_precondition("circuit " + quoted(e.source->id()) + ": " + m.status().message());
+    if (!m.ok()) return failed_precondition("circuit " + bounded_quote(e.source->id()) + ": " + m.status().message());
     m->advise_sequential();
     e.mapping = std::move(*m);
   }
@@ -273,7 +273,7 @@ StatusOr<std::shared_ptr<const LoadedCircuit>> KeyManager::decode(Entry& e, std:
   Status intact = mapping->check_intact();
   if (intact.ok() && r.ok()) intact = (*r)->check_files();
   lock.lock();
-  if (!intact.ok()) return intact.with_context("circuit " + quoted(e.source->id()));
+  if (!intact.ok()) return intact.with_context("circuit " + bounded_quote(e.source->id()));
   return r;
 }
 
@@ -284,7 +284,7 @@ void KeyManager::keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> load
     hot_bytes_ -= reservation.bytes() - actual;
     reservation.release(reservation.bytes() - actual);
   } else if (actual > reservation.bytes()) {
-    CUZK_LOG(Warn) << "circuit " << quoted(e.source->id()) << " takes " << actual << " bytes, more than the "
+    CUZK_LOG(Warn) << "circuit " << bounded_quote(e.source->id()) << " takes " << actual << " bytes, more than the "
                    << reservation.bytes() << " estimated";
   }
   e.loaded = std::move(loaded);
@@ -298,7 +298,7 @@ void KeyManager::keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> load
     metrics_->add_counter("cuzk_key_loads_total", 1, "circuit=\"" + e.source->id() + "\"");
     metrics_->observe_seconds("cuzk_key_load_seconds", double(e.last_load_ms) / 1000.0);
   }
-  CUZK_LOG(Info) << "circuit " << quoted(e.source->id()) << " is HOT: " << e.reservation.bytes()
+  CUZK_LOG(Info) << "circuit " << bounded_quote(e.source->id()) << " is HOT: " << e.reservation.bytes()
                  << " bytes, loaded in " << e.last_load_ms << " ms";
 }
 
@@ -312,7 +312,7 @@ bool KeyManager::demote_one_idle(const Entry* except) {
     if (!victim || e->last_used < victim->last_used) victim = e.get();
   }
   if (!victim) return false;
-  CUZK_LOG(Info) << "demoting idle circuit " << quoted(victim->source->id()) << " to WARM ("
+  CUZK_LOG(Info) << "demoting idle circuit " << bounded_quote(victim->source->id()) << " to WARM ("
                  << victim->reservation.bytes() << " bytes freed)";
   if (metrics_) metrics_->add_counter("cuzk_key_evictions_total", 1, "reason=\"idle\"");
   demote(*victim);
@@ -344,7 +344,7 @@ void KeyManager::invalidate(const std::string& id, const LoadedCircuit* circuit)
   if (it == entries_.end()) return;
   Entry& e = *it->second;
   if (!e.loaded || e.loaded.get() != circuit) return;
-  CUZK_LOG(Warn) << "circuit " << quoted(id) << ": a file of its key changed while in use; it is dropped and "
+  CUZK_LOG(Warn) << "circuit " << bounded_quote(id) << ": a file of its key changed while in use; it is dropped and "
                  << "will be loaded again";
   e.stale = true;
   e.last_error = "a file of the key changed while in use";
@@ -364,7 +364,7 @@ StatusOr<KeyManager::PreloadResult> KeyManager::preload(const std::string& id) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = entries_.find(id);
-    if (it == entries_.end()) return not_found("unknown circuit " + quoted(id));
+    if (it == entries_.end()) return not_found("unknown circuit " + bounded_quote(id));
     if (it->second->loaded) return PreloadResult{true, 0};
   }
   auto start = Clock::now();
@@ -377,11 +377,11 @@ StatusOr<KeyManager::PreloadResult> KeyManager::preload(const std::string& id) {
 StatusOr<KeyManager::EvictResult> KeyManager::evict(const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(id);
-  if (it == entries_.end()) return not_found("unknown circuit " + quoted(id));
+  if (it == entries_.end()) return not_found("unknown circuit " + bounded_quote(id));
   Entry& e = *it->second;
-  if (e.loading) return failed_precondition("circuit " + quoted(id) + " is loading; evict it after the load");
+  if (e.loading) return failed_precondition("circuit " + bounded_quote(id) + " is loading; evict it after the load");
   if (e.refs > 0)
-    return failed_precondition("circuit " + quoted(id) + " is in use by " + std::to_string(e.refs) +
+    return failed_precondition("circuit " + bounded_quote(id) + " is in use by " + std::to_string(e.refs) +
                                " partition(s); evict it when idle");
   EvictResult r;
   r.was_loaded = e.tier == KeyTier::kHot || e.tier == KeyTier::kWarm;

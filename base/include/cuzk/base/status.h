@@ -73,7 +73,7 @@ Status io_error(std::string message, int errno_value);
 // max_bytes of it, then "...(N bytes)"; quotes, backslashes and bytes that
 // are not printable ASCII are escaped (\", \\, \xNN). Strings from outside
 // (ids in requests) go into messages only through this.
-std::string quoted(std::string_view text, size_t max_bytes = 64);
+std::string bounded_quote(std::string_view text, size_t max_bytes = 64);
 
 // StatusOr<T>: a T or a non-OK Status.
 template <class T>

@@ -1,0 +1,152 @@
+// The daemon against careless and hostile clients: long strings, values out
+// of range, huge timeouts, and the HTTP port under abuse. Every call must
+// get a prompt, well-formed answer, and serving must go on.
+#include <gtest/gtest.h>
+#include <grpcpp/grpcpp.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "cuzk/engine/circuit_source.h"
+#include "cuzk/groth16/verifier.h"
+#include "cuzk/io/bellperson.h"
+#include "cuzk/io/snarkjs_json.h"
+#include "cuzk/server/client.h"
+#include "cuzk/server/server.h"
+#include "cuzk/v1/cuzk.grpc.pb.h"
+
+namespace cuzk::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class HardeningTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "cuzk-hardening-XXXXXX").string();
+    dir_ = new std::string(::mkdtemp(tmpl.data()));
+  }
+  static void TearDownTestSuite() {
+    std::error_code ec;
+    std::filesystem::remove_all(*dir_, ec);
+    delete dir_;
+  }
+
+  ServerConfig config(const std::string& name) {
+    ServerConfig c = default_config(read_config_env());
+    c.listen = "unix://" + *dir_ + "/" + name + "/run/cuzk.sock";
+    c.status_listen = "127.0.0.1:0";
+    c.engine.cache_dir = *dir_ + "/cache";
+    c.engine.total_budget_bytes = uint64_t(1) << 30;
+    c.engine.prover_threads = 2;
+    c.engine.circuits[0].demo_spec.lg_domain = 8;
+    c.engine.circuits[0].demo_spec.num_public_inputs = 2;
+    return c;
+  }
+
+  void start(const ServerConfig& c) {
+    auto s = Server::start(c);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    server_ = std::move(*s);
+    engine::DemoFiles f = engine::demo_files(c.engine.circuits[0].demo_spec, c.engine.cache_dir);
+    wtns_ = read_file(f.wtns);
+    vk_ = *io::read_vk_json(f.vk_json);
+    channel_ = grpc::CreateChannel(server_->grpc_address(), grpc::InsecureChannelCredentials());
+    stub_ = v1::ProvingEngine::NewStub(channel_);
+  }
+
+  // A context whose call fails after `limit` instead of hanging.
+  static std::unique_ptr<grpc::ClientContext> context(std::chrono::milliseconds limit = 10s) {
+    auto ctx = std::make_unique<grpc::ClientContext>();
+    ctx->set_deadline(std::chrono::system_clock::now() + limit);
+    return ctx;
+  }
+
+  v1::SubmitProofRequest demo_request() {
+    v1::SubmitProofRequest r;
+    r.set_proof_kind(v1::GROTH16_CIRCUIT);
+    r.set_circuit_id("demo");
+    r.set_witness(wtns_);
+    return r;
+  }
+
+  // A proof through the raw stub, checked with the key's verifying key.
+  void expect_serving() {
+    v1::ProveRequest req;
+    *req.mutable_submit() = demo_request();
+    v1::ProveResponse resp;
+    grpc::Status s = stub_->Prove(context(60s).get(), req, &resp);
+    ASSERT_TRUE(s.ok()) << s.error_message();
+    ASSERT_EQ(resp.result().status(), v1::AwaitProofResponse::COMPLETED) << resp.result().error_message();
+    auto proof = io::parse_proof(ByteSpan(reinterpret_cast<const uint8_t*>(resp.result().proof().data()), 192));
+    ASSERT_TRUE(proof.ok());
+    std::vector<ff::Fr> pub;
+    for (const std::string& b : resp.result().public_inputs()) {
+      std::array<uint8_t, 32> be{};
+      std::copy_n(b.begin(), 32, be.begin());
+      pub.push_back(*ff::Fr::from_bytes_be(be));
+    }
+    EXPECT_TRUE(*groth16::verify(vk_, pub, *proof));
+  }
+
+  static inline std::string* dir_ = nullptr;
+  std::unique_ptr<Server> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::ProvingEngine::Stub> stub_;
+  std::string wtns_;
+  groth16::VerifyingKey vk_;
+};
+
+// A status whose message the client could not take would come back as
+// RESOURCE_EXHAUSTED (C++) or never (grpc-js); every answer must be the
+// real one, short.
+void expect_short_answer(const grpc::Status& s, grpc::StatusCode want) {
+  EXPECT_EQ(s.error_code(), want) << s.error_message().substr(0, 200);
+  EXPECT_LT(s.error_message().size(), 1200u);
+}
+
+TEST_F(HardeningTest, LongStringsGetShortAnswersAndTheChannelStaysUsable) {
+  start(config("long"));
+  const std::string huge(100'000, 'x');
+  v1::SubmitProofRequest r = demo_request();
+  r.set_circuit_id(huge);
+  v1::SubmitProofResponse sr;
+  expect_short_answer(stub_->SubmitProof(context().get(), r, &sr), grpc::StatusCode::INVALID_ARGUMENT);
+  r = demo_request();
+  r.set_request_id(huge);
+  expect_short_answer(stub_->SubmitProof(context().get(), r, &sr), grpc::StatusCode::INVALID_ARGUMENT);
+  // A long id that is not over the limit is still echoed only in part.
+  r = demo_request();
+  r.set_circuit_id(std::string(500, 'y'));
+  expect_short_answer(stub_->SubmitProof(context().get(), r, &sr), grpc::StatusCode::NOT_FOUND);
+  v1::AwaitProofRequest ar;
+  ar.set_job_id(huge);
+  v1::AwaitProofResponse aresp;
+  expect_short_answer(stub_->AwaitProof(context().get(), ar, &aresp), grpc::StatusCode::NOT_FOUND);
+  v1::CancelProofRequest cr;
+  cr.set_job_id(huge);
+  v1::CancelProofResponse cresp;
+  expect_short_answer(stub_->CancelProof(context().get(), cr, &cresp), grpc::StatusCode::NOT_FOUND);
+  v1::PreloadSrsRequest pr;
+  pr.set_circuit_id(huge);
+  v1::PreloadSrsResponse presp;
+  expect_short_answer(stub_->PreloadSRS(context().get(), pr, &presp), grpc::StatusCode::NOT_FOUND);
+  v1::EvictSrsRequest er;
+  er.set_circuit_id(huge);
+  v1::EvictSrsResponse eresp;
+  expect_short_answer(stub_->EvictSRS(context().get(), er, &eresp), grpc::StatusCode::NOT_FOUND);
+  expect_serving();
+}
+
+}  // namespace
+}  // namespace cuzk::server
