@@ -55,10 +55,12 @@ StatusOr<server::ServerConfig> build_config(const ServeArgs& a, std::vector<std:
 int run_serve(const ServeArgs& a) {
   // SIGTERM/SIGINT are taken by sigwait on this thread: block them before
   // any other thread exists so that every thread inherits the mask.
+  // SIGUSR2 only ends the thread that watches for a second signal.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGUSR2);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   std::vector<std::string> warnings;
@@ -100,17 +102,23 @@ int run_serve(const ServeArgs& a) {
               (*srv)->status_address().c_str());
   std::fflush(stdout);
   int sig = 0;
-  sigwait(&signals, &sig);
+  do sigwait(&signals, &sig);
+  while (sig == SIGUSR2);
   CUZK_LOG(Info) << "received " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << "; draining (grace "
                  << config->shutdown_grace_ms << " ms; send it again to cancel running jobs now)";
   server::Server* s = srv->get();
-  std::jthread force([s, signals](std::stop_token) mutable {
-    int again = 0;
-    sigwait(&signals, &again);
-    if (again == SIGTERM || again == SIGINT) s->engine().cancel_all("the daemon was told to stop twice");
-  });
-  force.detach();  // stays blocked in sigwait until the process exits
-  s->shutdown(std::chrono::milliseconds(config->shutdown_grace_ms));
+  {
+    // Cancels running jobs on a further SIGTERM/SIGINT while the server
+    // drains; SIGUSR2 from this thread ends it, and it is joined before the
+    // server goes away.
+    std::jthread force([s, signals] {
+      int again = 0;
+      while (sigwait(&signals, &again) == 0 && again != SIGUSR2)
+        s->engine().cancel_all("the daemon was told to stop twice");
+    });
+    s->shutdown(std::chrono::milliseconds(config->shutdown_grace_ms));
+    pthread_kill(force.native_handle(), SIGUSR2);
+  }
   srv->reset();
   return 0;
 }

@@ -15,6 +15,24 @@ constexpr uint64_t kFinalizeReserveBytes = uint64_t(1) << 20;
 
 SchedKey key_of(const Item& item) { return SchedKey{item.job->priority, item.job->seq, item.index}; }
 
+// Runs one stage of a partition. An exception (an allocation that failed,
+// the OS random generator failing) fails that partition's job like any
+// error, and the worker goes on; the caller then frees the partition's
+// memory as for any failure.
+template <class Stage>
+Status run_stage(const char* what, Stage&& stage) {
+  try {
+    return stage();
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted(std::string("out of memory while ") + what +
+                              " (an allocation failed); the partition's memory is given back");
+  } catch (const std::exception& e) {
+    return internal_error(std::string("unexpected error while ") + what + ": " + e.what());
+  } catch (...) {
+    return internal_error(std::string("unexpected error while ") + what);
+  }
+}
+
 }  // namespace
 
 Status Engine::Impl::start() {
@@ -126,7 +144,7 @@ void Engine::Impl::prep_loop(WorkerSlot* slot) {
     Item& item = items[0];
     if (!after_stage(item, ok_status())) continue;
     set_busy(slot, &item);
-    Status s = admit_and_prepare(item, slot);
+    Status s = run_stage("preparing", [&] { return admit_and_prepare(item, slot); });
     set_busy(slot, nullptr);
     if (!after_stage(item, s)) continue;
     set_state(item, PartitionState::kWaitingWorker);
@@ -199,7 +217,7 @@ void Engine::Impl::prover_loop(Device* device, WorkerSlot* slot) {
     for (Item& item : batch) {
       if (!after_stage(item, ok_status())) continue;
       set_busy(slot, &item);
-      Status s = prove_one(device, item, slot);
+      Status s = run_stage("proving", [&] { return prove_one(device, item, slot); });
       set_busy(slot, nullptr);
       if (!after_stage(item, s)) continue;
       set_state(item, PartitionState::kFinalizing);
@@ -249,7 +267,7 @@ void Engine::Impl::final_loop(WorkerSlot* slot) {
     Item& item = items[0];
     if (!after_stage(item, ok_status())) continue;
     set_busy(slot, &item);
-    Status s = finalize_one(item);
+    Status s = run_stage("finalizing", [&] { return finalize_one(item); });
     set_busy(slot, nullptr);
     if (!after_stage(item, s)) continue;
     complete_partition(item);
@@ -274,7 +292,9 @@ Status Engine::Impl::finalize_one(Item& item) {
                             "C rows this usually means the witness does not satisfy the circuit)");
     }
   }
-  p.proof_bytes = io::serialize_proof(p.proof);
+  std::array<uint8_t, 192> bytes = io::serialize_proof(p.proof);
+  std::lock_guard<std::mutex> lock(mu_);
+  p.proof_bytes = bytes;
   return ok_status();
 }
 
