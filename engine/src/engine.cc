@@ -16,6 +16,9 @@ constexpr uint64_t kPartitionSlackBytes = uint64_t(1) << 20;
 // answers too large for a client's metadata limit.
 constexpr size_t kMaxIdBytes = 512;
 
+// Timeouts longer than this (about 31 years) mean "until the job ends".
+constexpr std::chrono::milliseconds kLongestTimeout(uint64_t(1) << 40);
+
 Status check_id(std::string_view field, const std::string& value) {
   if (value.size() <= kMaxIdBytes) return ok_status();
   return invalid_argument(std::string(field) + " " + bounded_quote(value) + " is longer than " + std::to_string(kMaxIdBytes) +
@@ -211,6 +214,10 @@ StatusOr<JobResult> Engine::Impl::await(const std::string& job_id,
                      std::to_string(config_.result_retention_ms / 1000) + " s)");
   std::shared_ptr<Job> job = it->second;
   auto done = [&] { return job->outcome != JobOutcome::kUnknown; };
+  // A deadline past what the clock can hold is no deadline (wait_for would
+  // overflow computing it); a negative one is none to wait for.
+  if (timeout && *timeout > kLongestTimeout) timeout.reset();
+  if (timeout && timeout->count() < 0) timeout = std::chrono::milliseconds(0);
   if (timeout) {
     if (!done_cv_.wait_for(lock, *timeout, done)) {
       JobResult r;

@@ -197,5 +197,35 @@ TEST_F(ResidencyTest, TwoKeysAndTwoPreparationWorkersOnASmallBudgetAlwaysProgres
   EXPECT_LE(e->status().budget_peak_bytes, c.total_budget_bytes);
 }
 
+TEST_F(ResidencyTest, AwaitWithATimeoutBeyondTheClocksRangeWaitsForTheJob) {
+  // k2's partition waits in admission for k1, which is not idle long enough
+  // to be demoted: the job stays unfinished until it is cancelled.
+  Sizes s = sizes();
+  EngineConfig c = config();
+  c.total_budget_bytes = s.key[0] + s.estimate[1] + s.partition - 1;
+  c.eviction_min_idle_ms = 600'000;
+  auto e = make(c);
+  ASSERT_TRUE(e->preload("k1").ok());
+  auto job = e->submit(request(1));
+  ASSERT_TRUE(job.ok()) << job.status().to_string();
+  for (auto timeout : {std::chrono::milliseconds::max(), std::chrono::milliseconds(INT64_MAX / 1000)}) {
+    std::jthread canceller([&] {
+      std::this_thread::sleep_for(400ms);
+      EXPECT_TRUE(e->cancel(job->job_id).ok());
+    });
+    auto start = std::chrono::steady_clock::now();
+    auto r = e->await(job->job_id, timeout);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->outcome, JobOutcome::kCancelled) << r->error_message;
+    EXPECT_GE(std::chrono::steady_clock::now() - start, 350ms);
+    job = e->submit(request(1));
+    ASSERT_TRUE(job.ok());
+  }
+  // A negative timeout is no wait at all.
+  auto r = e->await(job->job_id, std::chrono::milliseconds(-5));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->outcome, JobOutcome::kTimeout);
+}
+
 }  // namespace
 }  // namespace cuzk::engine

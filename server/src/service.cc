@@ -10,6 +10,10 @@ namespace cuzk::server {
 namespace {
 
 constexpr uint64_t kAwaitSliceMs = 250;
+// A timeout_ms of this or more (about 35 years) means "until the job ends":
+// larger values overflow a steady_clock duration (UINT64_MAX ms became a
+// TIMEOUT after the first slice).
+constexpr uint64_t kForeverMs = uint64_t(1) << 40;
 
 std::string grpc_code_name(grpc::StatusCode c) { return std::string(status_code_name(StatusCode(int(c)))); }
 
@@ -37,6 +41,7 @@ grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitP
 
 grpc::Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,
                                       v1::AwaitProofResponse* resp) {
+  if (timeout_ms >= kForeverMs) timeout_ms = 0;
   auto start = std::chrono::steady_clock::now();
   while (true) {
     uint64_t slice = kAwaitSliceMs;

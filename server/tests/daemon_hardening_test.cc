@@ -148,5 +148,48 @@ TEST_F(HardeningTest, LongStringsGetShortAnswersAndTheChannelStaysUsable) {
   expect_serving();
 }
 
+TEST_F(HardeningTest, AwaitWithTheLargestTimeoutWaitsForTheJob) {
+  // Two circuits; the budget holds k1 (preloaded, not idle long enough to
+  // give way) or a partition of k2 with its key, not both: a k2 job waits in
+  // admission until it is cancelled.
+  ServerConfig c = config("forever");
+  engine::CircuitSpec second = c.engine.circuits[0];
+  second.id = "demo2";
+  second.demo_spec.seed = 2;
+  c.engine.circuits.push_back(second);
+  start(c);
+  ASSERT_TRUE(server_->engine().preload("demo").ok());
+  ASSERT_TRUE(server_->engine().preload("demo2").ok());
+  engine::EngineStatus st = server_->engine().status();
+  uint64_t k1 = 0;
+  for (const auto& k : st.keys)
+    if (k.id == "demo") k1 = k.size_bytes;
+  uint64_t est2 = server_->engine().circuit_info("demo2")->est_key_bytes;
+  uint64_t part = *server_->engine().partition_reservation_bytes("demo2", wtns_.size());
+  server_.reset();
+  c.engine.total_budget_bytes = k1 + est2 + part - 1;
+  c.engine.eviction_min_idle_ms = 600'000;
+  start(c);
+  ASSERT_TRUE(server_->engine().preload("demo").ok());
+  v1::SubmitProofRequest r = demo_request();
+  r.set_circuit_id("demo2");
+  engine::DemoFiles f2 = engine::demo_files(second.demo_spec, c.engine.cache_dir);
+  r.set_witness(read_file(f2.wtns));
+  v1::SubmitProofResponse sr;
+  ASSERT_TRUE(stub_->SubmitProof(context().get(), r, &sr).ok());
+  std::jthread canceller([&] {
+    std::this_thread::sleep_for(700ms);
+    EXPECT_TRUE(server_->engine().cancel(sr.job_id()).ok());
+  });
+  v1::AwaitProofRequest ar;
+  ar.set_job_id(sr.job_id());
+  ar.set_timeout_ms(UINT64_MAX);
+  v1::AwaitProofResponse aresp;
+  auto begin = std::chrono::steady_clock::now();
+  ASSERT_TRUE(stub_->AwaitProof(context().get(), ar, &aresp).ok());
+  EXPECT_EQ(aresp.status(), v1::AwaitProofResponse::CANCELLED) << aresp.error_message();
+  EXPECT_GE(std::chrono::steady_clock::now() - begin, 600ms);
+}
+
 }  // namespace
 }  // namespace cuzk::server
