@@ -82,8 +82,6 @@ uint64_t Engine::Impl::partition_estimate(const CircuitInfo& info, uint64_t wtns
 }
 
 Status Engine::Impl::validate_request(const JobRequest& r, uint64_t* est_partition_bytes) {
-  if (!is_known_kind(int(r.kind)) || r.kind == ProofKind::kUnspecified)
-    return invalid_argument("proof_kind " + std::to_string(int(r.kind)) + " is not a valid kind");
   if (r.kind != ProofKind::kGroth16Circuit) return ok_status();  // fails as a job (no synthesis)
   if (r.circuit_id.empty()) return invalid_argument("GROTH16_CIRCUIT needs circuit_id");
   if (!keys_->has(r.circuit_id)) return not_found("unknown circuit " + bounded_quote(r.circuit_id));
@@ -125,6 +123,11 @@ StatusOr<SubmitResult> Engine::Impl::submit(JobRequest request) {
 StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
   RETURN_IF_ERROR(check_id("request_id", request.request_id));
   RETURN_IF_ERROR(check_id("circuit_id", request.circuit_id));
+  if (!is_known_kind(int(request.kind)) || request.kind == ProofKind::kUnspecified)
+    return invalid_argument("proof_kind " + std::to_string(int(request.kind)) + " is not a valid kind");
+  if (!is_known_priority(int(request.priority)))
+    return invalid_argument("priority " + std::to_string(int(request.priority)) +
+                            " is not a valid priority (0 unspecified, 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL)");
   request.priority = effective_priority(request.kind, request.priority);
   auto digest = request_digest(request);
   {

@@ -191,5 +191,20 @@ TEST_F(HardeningTest, AwaitWithTheLargestTimeoutWaitsForTheJob) {
   EXPECT_GE(std::chrono::steady_clock::now() - begin, 600ms);
 }
 
+TEST_F(HardeningTest, ValuesOutsideTheWireEnumsAreRefused) {
+  start(config("enums"));
+  for (int p : {5, 99, -7}) {
+    v1::SubmitProofRequest r = demo_request();
+    r.set_priority(v1::Priority(p));
+    v1::SubmitProofResponse sr;
+    expect_short_answer(stub_->SubmitProof(context().get(), r, &sr), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  v1::SubmitProofRequest r = demo_request();
+  r.set_proof_kind(v1::ProofKind(42));
+  v1::SubmitProofResponse sr;
+  expect_short_answer(stub_->SubmitProof(context().get(), r, &sr), grpc::StatusCode::INVALID_ARGUMENT);
+  expect_serving();
+}
+
 }  // namespace
 }  // namespace cuzk::server

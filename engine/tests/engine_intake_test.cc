@@ -1,0 +1,82 @@
+// What submit() accepts: values outside the wire enums, witness files that
+// a later stage would refuse, and the bounds on request strings. Anything
+// that would fail later is refused at submit, with INVALID_ARGUMENT naming
+// the field or the byte offset.
+#include <climits>
+
+#include "cuzk/engine/work_queue.h"
+#include "test_support.h"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::TempDir;
+
+class IntakeTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    ASSERT_TRUE(ensure_demo_files(testing::small_demo(8), dir_->path(), nullptr).ok());
+    engine_ = nullptr;
+  }
+  static void TearDownTestSuite() {
+    delete engine_;
+    engine_ = nullptr;
+    delete dir_;
+    dir_ = nullptr;
+  }
+
+  void SetUp() override {
+    wtns_ = testing::read_file(demo_files(testing::small_demo(8), dir_->path()).wtns);
+    if (!engine_) {
+      EngineConfig c = testing::base_config(dir_->path());
+      c.circuits = {testing::demo_spec("demo", testing::small_demo(8))};
+      auto e = Engine::create(c);
+      ASSERT_TRUE(e.ok()) << e.status().to_string();
+      engine_ = e->release();
+    }
+  }
+
+  JobRequest request() {
+    JobRequest r;
+    r.kind = ProofKind::kGroth16Circuit;
+    r.circuit_id = "demo";
+    r.witnesses.push_back(wtns_);
+    return r;
+  }
+
+  Status submit(JobRequest r) { return engine_->submit(std::move(r)).status(); }
+
+  static inline TempDir* dir_ = nullptr;
+  static inline Engine* engine_ = nullptr;
+  std::string wtns_;
+};
+
+TEST_F(IntakeTest, PrioritiesOutsideTheEnumAreRefused) {
+  for (int p : {5, 99, -1, INT_MIN, INT_MAX}) {
+    JobRequest r = request();
+    r.priority = Priority(p);
+    Status s = submit(r);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << p;
+    EXPECT_NE(s.message().find("priority " + std::to_string(p)), std::string::npos) << s.message();
+  }
+  for (int p = 0; p <= 4; ++p) {
+    JobRequest r = request();
+    r.priority = Priority(p);
+    EXPECT_TRUE(submit(r).ok()) << p;
+  }
+}
+
+TEST_F(IntakeTest, AnyPriorityValueOrdersWithoutOverflow) {
+  // The scheduler's order is plain comparison (it negated the value, which
+  // is undefined for INT_MIN).
+  SchedKey lowest{Priority(INT_MIN), 1, 0}, highest{Priority(INT_MAX), 2, 0}, normal{Priority::kNormal, 0, 0};
+  EXPECT_TRUE(highest.before(normal));
+  EXPECT_TRUE(normal.before(lowest));
+  EXPECT_TRUE(highest.before(lowest));
+  EXPECT_FALSE(lowest.before(highest));
+}
+
+}  // namespace
+}  // namespace cuzk::engine
