@@ -1,9 +1,14 @@
 // The daemon against careless and hostile clients: long strings, values out
 // of range, huge timeouts, and the HTTP port under abuse. Every call must
 // get a prompt, well-formed answer, and serving must go on.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <grpcpp/grpcpp.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -28,6 +33,56 @@ std::string read_file(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// A plain TCP connection to 127.0.0.1:port (-1 on failure).
+int connect_local(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(uint16_t(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+void send_all(int fd, const std::string& bytes) {
+  size_t sent = 0;
+  while (sent < bytes.size()) {
+    ssize_t w = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (w <= 0) return;
+    sent += size_t(w);
+  }
+}
+
+// What the peer sends until it closes or `limit` passes.
+std::string read_until_closed(int fd, std::chrono::milliseconds limit) {
+  std::string out;
+  auto end = std::chrono::steady_clock::now() + limit;
+  while (true) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, int(left.count())) <= 0) break;
+    char buf[4096];
+    ssize_t r = ::recv(fd, buf, sizeof buf, 0);
+    if (r <= 0) break;
+    out.append(buf, size_t(r));
+  }
+  return out;
+}
+
+// GET path over a fresh connection; the whole response within `limit`.
+std::string http_get(int port, const std::string& path, std::chrono::milliseconds limit = 2s) {
+  int fd = connect_local(port);
+  if (fd < 0) return "";
+  send_all(fd, "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+  std::string r = read_until_closed(fd, limit);
+  ::close(fd);
+  return r;
 }
 
 class HardeningTest : public ::testing::Test {
@@ -97,6 +152,11 @@ class HardeningTest : public ::testing::Test {
       pub.push_back(*ff::Fr::from_bytes_be(be));
     }
     EXPECT_TRUE(*groth16::verify(vk_, pub, *proof));
+  }
+
+  int http_port() const {
+    const std::string& a = server_->status_address();
+    return std::stoi(a.substr(a.rfind(':') + 1));
   }
 
   static inline std::string* dir_ = nullptr;
@@ -203,6 +263,52 @@ TEST_F(HardeningTest, ValuesOutsideTheWireEnumsAreRefused) {
   r.set_proof_kind(v1::ProofKind(42));
   v1::SubmitProofResponse sr;
   expect_short_answer(stub_->SubmitProof(context().get(), r, &sr), grpc::StatusCode::INVALID_ARGUMENT);
+  expect_serving();
+}
+
+TEST_F(HardeningTest, TheStatusPortAnswersOtherMethodsAtOnceAndNeverReadsTheirBodies) {
+  start(config("http-methods"));
+  for (const char* method : {"POST", "PUT", "DELETE", "PATCH"}) {
+    int fd = connect_local(http_port());
+    ASSERT_GE(fd, 0);
+    // A 4 GB body is announced and never sent: the answer must not wait for it.
+    send_all(fd, std::string(method) + " /status HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000000\r\n\r\n");
+    auto begin = std::chrono::steady_clock::now();
+    std::string r = read_until_closed(fd, 3s);
+    ::close(fd);
+    EXPECT_EQ(r.rfind("HTTP/1.1 405", 0), 0u) << method << ": " << r.substr(0, 80);
+    EXPECT_NE(r.find("Allow: GET, HEAD"), std::string::npos);
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, 2s) << method;
+  }
+  // A head over the cap is refused, and serving goes on.
+  int fd = connect_local(http_port());
+  send_all(fd, "GET /status HTTP/1.1\r\nX-Junk: " + std::string(40 << 10, 'j'));
+  std::string r = read_until_closed(fd, 3s);
+  ::close(fd);
+  EXPECT_EQ(r.rfind("HTTP/1.1 431", 0), 0u) << r.substr(0, 80);
+  EXPECT_EQ(http_get(http_port(), "/metrics").rfind("HTTP/1.1 200", 0), 0u);
+  EXPECT_EQ(http_get(http_port(), "/nope").rfind("HTTP/1.1 404", 0), 0u);
+}
+
+TEST_F(HardeningTest, StatusAndMetricsAnswerPromptlyUnderHundredsOfIdleConnections) {
+  start(config("http-idle"));
+  std::vector<int> idle;
+  for (int i = 0; i < 300; ++i) {
+    int fd = connect_local(http_port());
+    ASSERT_GE(fd, 0) << i;
+    if (i % 3 == 0) send_all(fd, "GET /status HTTP/1.1\r\nHost:");  // a head never finished
+    idle.push_back(fd);
+  }
+  for (int round = 0; round < 3; ++round) {
+    auto begin = std::chrono::steady_clock::now();
+    std::string m = http_get(http_port(), "/metrics");
+    EXPECT_EQ(m.rfind("HTTP/1.1 200", 0), 0u) << m.substr(0, 80);
+    EXPECT_NE(m.find("cuzk_budget_total_bytes"), std::string::npos);
+    std::string st = http_get(http_port(), "/status");
+    EXPECT_NE(st.find("\"uptime_s\""), std::string::npos);
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, 1s) << "round " << round;
+  }
+  for (int fd : idle) ::close(fd);
   expect_serving();
 }
 
