@@ -78,5 +78,22 @@ TEST_F(IntakeTest, AnyPriorityValueOrdersWithoutOverflow) {
   EXPECT_FALSE(lowest.before(highest));
 }
 
+TEST_F(IntakeTest, AnUnsatisfiedConstraintIsNamedWithoutWitnessValues) {
+  // The job's error is also its log line: it names the row, never <A,w>·<B,w>
+  // or <C,w> (for simple rows those are witness values).
+  JobRequest r = request();
+  r.witnesses[0] = testing::tamper_wtns(wtns_, 4);  // the first aux value (ONE and 3 inputs come first)
+  auto s = engine_->submit(r);
+  ASSERT_TRUE(s.ok());
+  auto result = engine_->await(s->job_id, 60s);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->outcome, JobOutcome::kFailed);
+  const std::string& m = result->error_message;
+  EXPECT_EQ(m.rfind("INVALID_ARGUMENT: constraint ", 0), 0u) << m;
+  EXPECT_NE(m.find(" is not satisfied"), std::string::npos) << m;
+  EXPECT_EQ(m.find("0x"), std::string::npos) << m;
+  EXPECT_EQ(m.find("<A,w>"), std::string::npos) << m;
+}
+
 }  // namespace
 }  // namespace cuzk::engine
