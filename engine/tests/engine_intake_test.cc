@@ -4,6 +4,7 @@
 // the field or the byte offset.
 #include <climits>
 
+#include "cuzk/base/bytes.h"
 #include "cuzk/engine/work_queue.h"
 #include "test_support.h"
 
@@ -76,6 +77,30 @@ TEST_F(IntakeTest, AnyPriorityValueOrdersWithoutOverflow) {
   EXPECT_TRUE(normal.before(lowest));
   EXPECT_TRUE(highest.before(lowest));
   EXPECT_FALSE(lowest.before(highest));
+}
+
+TEST_F(IntakeTest, WitnessFilesALaterStageWouldRefuseAreRefusedAtSubmit) {
+  for (uint32_t version : {1u, 3u, 99u}) {
+    JobRequest r = request();
+    store_u32le(reinterpret_cast<uint8_t*>(r.witnesses[0].data()) + 4, version);
+    Status s = submit(r);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << version;
+    EXPECT_NE(s.message().find("version " + std::to_string(version)), std::string::npos) << s.message();
+  }
+  for (size_t extra : {1, 32, 4096}) {
+    JobRequest r = request();
+    r.witnesses[0] += std::string(extra, '\0');
+    Status s = submit(r);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << extra;
+    EXPECT_NE(s.message().find(std::to_string(extra) + " bytes after the last section"), std::string::npos)
+        << s.message();
+  }
+  JobRequest r = request();
+  r.witnesses.push_back(wtns_ + "x");  // the second partition: named
+  Status s = submit(r);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message().rfind("partition 1: ", 0), 0u) << s.message();
+  EXPECT_TRUE(submit(request()).ok());
 }
 
 TEST_F(IntakeTest, AnUnsatisfiedConstraintIsNamedWithoutWitnessValues) {
