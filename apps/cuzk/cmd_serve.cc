@@ -1,5 +1,6 @@
 // `cuzk serve`: the proving daemon, and `cuzk demo-witness`: the demo
 // circuit's witness and verifying key for clients.
+#include <malloc.h>
 #include <signal.h>
 
 #include <chrono>
@@ -52,7 +53,17 @@ StatusOr<server::ServerConfig> build_config(const ServeArgs& a, std::vector<std:
   return c;
 }
 
+// The daemon's large buffers (witnesses, a, b, c) come and go with every
+// job. glibc raises its mmap threshold after the first such buffer is freed,
+// after which they come from per-thread heaps that keep the memory: after
+// queue floods the RSS stayed far above its baseline (measured in
+// docs/hardening.md). A fixed threshold keeps every allocation of 64 KiB or
+// more in a mapping of its own, returned to the OS when freed; the engine
+// trims the heaps when it goes idle.
+void tune_allocator() { ::mallopt(M_MMAP_THRESHOLD, 64 << 10); }
+
 int run_serve(const ServeArgs& a) {
+  tune_allocator();
   // SIGTERM/SIGINT are taken by sigwait on this thread: block them before
   // any other thread exists so that every thread inherits the mask.
   // SIGUSR2 only ends the thread that watches for a second signal.

@@ -344,7 +344,8 @@ void Engine::Impl::cancel_all(const std::string& reason) {
   for (auto& i : removed) release_buffers(i.part());
 }
 
-void Engine::Impl::purge_expired_locked() {
+size_t Engine::Impl::purge_expired_locked() {
+  size_t purged = 0;
   auto now = Clock::now();
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     const Job& job = *it->second;
@@ -356,7 +357,9 @@ void Engine::Impl::purge_expired_locked() {
     }
     if (!job.request_id.empty()) request_ids_.erase(job.request_id);
     it = jobs_.erase(it);
+    purged++;
   }
+  return purged;
 }
 
 }  // namespace cuzk::engine

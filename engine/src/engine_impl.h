@@ -156,7 +156,8 @@ class Engine::Impl {
   bool after_stage(Item& item, const Status& s);
   void complete_partition(Item& item);
   void observe_stages_locked(const Partition& p, const Job& job);
-  void purge_expired_locked();
+  // Forgets jobs past their retention; returns how many.
+  size_t purge_expired_locked();
   void publish_gauges_locked();
   JobStatus job_status_locked(const Job& job, Clock::time_point now) const;
 

@@ -1,6 +1,8 @@
 // The worker loops: preparation (admission and witness intake), proving
 // (inside the device interlock), finalization (self-verification and
 // encoding), and housekeeping (retention, gauges).
+#include <malloc.h>
+
 #include "cuzk/base/log.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/io/circom.h"
@@ -12,6 +14,14 @@ namespace {
 
 // What a partition keeps reserved from proving to the end of finalization.
 constexpr uint64_t kFinalizeReserveBytes = uint64_t(1) << 20;
+
+// Hands the allocator's free pages back to the OS (glibc keeps freed
+// memory in its heaps, one per thread that allocated).
+void trim_free_memory() {
+#ifdef __GLIBC__
+  ::malloc_trim(0);
+#endif
+}
 
 SchedKey key_of(const Item& item) { return SchedKey{item.job->priority, item.job->seq, item.index}; }
 
@@ -328,9 +338,17 @@ void Engine::Impl::observe_stages_locked(const Partition& p, const Job& job) {
 
 void Engine::Impl::housekeeping_loop() {
   std::unique_lock<std::mutex> lock(mu_);
+  uint64_t trimmed_at = 0;  // finished_count_ when memory was last handed back
   while (!stopping_) {
-    purge_expired_locked();
+    size_t purged = purge_expired_locked();
     publish_gauges_locked();
+    bool went_idle = unfinished_ == 0 && (finished_count_ != trimmed_at || purged > 0);
+    if (went_idle && config_.trim_memory_when_idle) {
+      trimmed_at = finished_count_;
+      lock.unlock();
+      trim_free_memory();
+      lock.lock();
+    }
     housekeeping_cv_.wait_for(lock, std::chrono::milliseconds(250));
   }
 }

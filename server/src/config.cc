@@ -158,6 +158,7 @@ Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c) {
   }
   if (total == 0) return invalid_argument("memory.total_budget: must be > 0");
   c.engine.total_budget_bytes = total;
+  RETURN_IF_ERROR(r.boolean("memory", "trim_when_idle", &c.engine.trim_memory_when_idle));
   return ok_status();
 }
 
