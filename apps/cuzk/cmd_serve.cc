@@ -98,6 +98,8 @@ int run_serve(const ServeArgs& a) {
         return 2;
       }
     }
+    for (const std::string& w : server::config_warnings(*config, std::thread::hardware_concurrency()))
+      std::fprintf(stderr, "cuzk serve: warning: %s\n", w.c_str());
     std::printf("config OK: listen %s, status %s, budget %llu bytes, %zu circuit(s)\n", config->listen.c_str(),
                 config->status_listen.empty() ? "off" : config->status_listen.c_str(),
                 (unsigned long long)config->engine.total_budget_bytes, config->engine.circuits.size());
