@@ -1,6 +1,7 @@
 #include "cuzk/base/mapped_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +9,8 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <utility>
 
@@ -233,6 +236,39 @@ Status write_file(const std::string& path, ByteSpan bytes) {
   ASSIGN_OR_RETURN(FileWriter w, FileWriter::create(path));
   RETURN_IF_ERROR(w.write(bytes));
   return w.commit();
+}
+
+namespace {
+
+// The writer's pid in "<name>.partial.<pid>.<n>", or 0.
+pid_t partial_writer(const std::string& name) {
+  size_t at = name.rfind(".partial.");
+  if (at == std::string::npos) return 0;
+  const char* p = name.c_str() + at + 9;
+  char* end = nullptr;
+  long pid = std::strtol(p, &end, 10);
+  if (end == p || *end != '.' || pid <= 0) return 0;
+  const char* n = end + 1;
+  std::strtoull(n, &end, 10);
+  return end != n && *end == '\0' ? pid_t(pid) : 0;
+}
+
+}  // namespace
+
+StatusOr<size_t> remove_stale_partials(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return size_t(0);
+  size_t removed = 0;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    pid_t pid = partial_writer(it->path().filename().string());
+    if (pid == 0 || pid == ::getpid()) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // running (or not ours to ask): keep
+    std::error_code rm;
+    if (fs::remove(it->path(), rm)) removed++;
+  }
+  if (ec) return io_error("read the directory " + dir, ec.value());
+  return removed;
 }
 
 }  // namespace cuzk

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -92,6 +93,33 @@ TEST_F(MappedFileTest, AFaultOutsideOurMappingsStillKillsTheProcess) {
         std::_Exit(0);
       },
       ::testing::KilledBySignal(SIGBUS), "");
+}
+
+// A pid that ran and no longer runs.
+pid_t dead_pid() {
+  pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return child;
+}
+
+TEST(StalePartials, OnlyFilesOfWritersThatNoLongerRunAreRemoved) {
+  std::string dir = (std::filesystem::temp_directory_path() / ("cuzk-partials-" + std::to_string(OsRng()()))).string();
+  std::filesystem::create_directories(dir);
+  const std::string dead = std::to_string(dead_pid()), live = std::to_string(::getppid()),
+                    self = std::to_string(::getpid());
+  const std::vector<std::string> names = {"k.zkey.partial." + dead + ".0", "k.zkey.partial." + live + ".3",
+                                          "k.zkey.partial." + self + ".1", "k.partial", "k.partial.12x.0",
+                                          "k.zkey.partial." + dead + ".x", "k.zkey"};
+  for (const auto& n : names) std::ofstream(dir + "/" + n) << "x";
+  auto removed = remove_stale_partials(dir);
+  ASSERT_TRUE(removed.ok()) << removed.status().to_string();
+  EXPECT_EQ(*removed, 1u);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/" + names[0]));
+  for (size_t i = 1; i < names.size(); ++i) EXPECT_TRUE(std::filesystem::exists(dir + "/" + names[i])) << names[i];
+  EXPECT_EQ(*remove_stale_partials(dir + "/missing"), 0u);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -131,6 +131,7 @@ class Engine::Impl {
 
  private:
   // pipeline.cc
+  void remove_stale_cache_files();
   void prep_loop(WorkerSlot* slot);
   void prover_loop(Device* device, WorkerSlot* slot);
   void final_loop(WorkerSlot* slot);

@@ -46,6 +46,7 @@ Status run_stage(const char* what, Stage&& stage) {
 }  // namespace
 
 Status Engine::Impl::start() {
+  remove_stale_cache_files();
   SourceOptions so;
   so.check_points = config_.check_key_points;
   so.pool = pool_.get();
@@ -95,6 +96,19 @@ Status Engine::Impl::start() {
   metrics_.add_counter("cuzk_bytes_uploaded_total", 0);
   metrics_.add_counter("cuzk_fallbacks_total", 0);
   return ok_status();
+}
+
+// Partial files a killed writer left in the cache directory (demo key
+// generation interrupted, say) would stay forever: they go at start.
+void Engine::Impl::remove_stale_cache_files() {
+  if (config_.cache_dir.empty()) return;
+  auto removed = remove_stale_partials(config_.cache_dir);
+  if (!removed.ok()) {
+    CUZK_LOG(Warn) << "cache directory " << config_.cache_dir << ": " << removed.status().message();
+  } else if (*removed > 0) {
+    CUZK_LOG(Info) << "removed " << *removed << " partial file(s) left in " << config_.cache_dir
+                   << " by writers that no longer run";
+  }
 }
 
 void Engine::Impl::set_state(Item& item, PartitionState state, WorkerSlot* slot) {

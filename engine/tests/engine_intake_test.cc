@@ -2,7 +2,11 @@
 // a later stage would refuse, and the bounds on request strings. Anything
 // that would fail later is refused at submit, with INVALID_ARGUMENT naming
 // the field or the byte offset.
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <climits>
+#include <filesystem>
 
 #include "cuzk/base/bytes.h"
 #include "cuzk/engine/work_queue.h"
@@ -118,6 +122,24 @@ TEST_F(IntakeTest, AnUnsatisfiedConstraintIsNamedWithoutWitnessValues) {
   EXPECT_NE(m.find(" is not satisfied"), std::string::npos) << m;
   EXPECT_EQ(m.find("0x"), std::string::npos) << m;
   EXPECT_EQ(m.find("<A,w>"), std::string::npos) << m;
+}
+
+TEST(EngineCache, PartialFilesOfKilledWritersAreRemovedAtStart) {
+  TempDir dir;
+  pid_t child = ::fork();  // a writer that is gone
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  const std::string stale = dir.path() + "/demo-k8.zkey.partial." + std::to_string(child) + ".0";
+  const std::string other = dir.path() + "/notes.partial";
+  std::ofstream(stale) << "half a key";
+  std::ofstream(other) << "not ours";
+  EngineConfig c = testing::base_config(dir.path());
+  c.circuits = {testing::demo_spec("demo", testing::small_demo(8))};
+  auto e = Engine::create(c);
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_TRUE(std::filesystem::exists(other));
 }
 
 }  // namespace

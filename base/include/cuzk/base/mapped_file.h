@@ -111,4 +111,11 @@ class FileWriter {
 // Writes `bytes` to `path` through a FileWriter (atomic replace).
 Status write_file(const std::string& path, ByteSpan bytes);
 
+// Removes the partial files (`<name>.partial.<pid>.<n>`) in `dir`, not
+// recursively, that FileWriters of processes no longer running left behind
+// (a writer killed before its commit). Files of running processes, this one
+// included, are left alone. Returns how many were removed. A missing
+// directory is no error. Errors: the directory cannot be read.
+StatusOr<size_t> remove_stale_partials(const std::string& dir);
+
 }  // namespace cuzk
