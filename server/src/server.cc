@@ -18,6 +18,10 @@
 
 namespace cuzk::server {
 
+// How long a closing daemon answers every call UNAVAILABLE before its
+// listener closes.
+constexpr std::chrono::milliseconds kClosingWindow(300);
+
 class Server::Impl {
  public:
   ServerConfig config;
@@ -144,7 +148,12 @@ bool Server::shutdown(std::chrono::milliseconds grace) {
     CUZK_LOG(Warn) << "grace period over; cancelling the jobs still running";
     e.cancel_all("the daemon is shutting down");
   }
-  // Waiting callers have their answers now; give them a moment to be sent.
+  // Waiting callers have their answers now. For a moment every new call is
+  // answered UNAVAILABLE, so that clients still calling learn of the
+  // shutdown from an answer: calls caught by the listener closing were cut
+  // off as CANCELLED.
+  impl_->service->close();
+  std::this_thread::sleep_for(kClosingWindow);
   impl_->grpc->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   impl_->grpc->Wait();
   if (impl_->http) impl_->http->stop();

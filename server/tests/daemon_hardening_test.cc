@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -310,6 +311,42 @@ TEST_F(HardeningTest, StatusAndMetricsAnswerPromptlyUnderHundredsOfIdleConnectio
   }
   for (int fd : idle) ::close(fd);
   expect_serving();
+}
+
+TEST_F(HardeningTest, CallsDuringShutdownAreAnsweredNotCutOff) {
+  // Clients calling in a loop while the daemon stops: each call gets an
+  // answer (OK, or UNAVAILABLE once shutting down), never CANCELLED by the
+  // listener closing under it. Clients stop at their first UNAVAILABLE.
+  for (int run = 0; run < 3; ++run) {
+    start(config("stop" + std::to_string(run)));
+    std::atomic<int> cancelled{0}, unavailable{0}, other{0};
+    std::vector<std::jthread> callers;
+    for (int t = 0; t < 24; ++t)
+      callers.emplace_back([&, t] {
+        for (int i = 0; i < 100000; ++i) {
+          grpc::Status s;
+          if (t % 2) {
+            v1::GetStatusResponse resp;
+            s = stub_->GetStatus(context(5s).get(), v1::GetStatusRequest(), &resp);
+          } else {
+            v1::SubmitProofResponse resp;
+            s = stub_->SubmitProof(context(5s).get(), demo_request(), &resp);
+          }
+          if (s.ok() || s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) continue;
+          (s.error_code() == grpc::StatusCode::CANCELLED      ? cancelled
+           : s.error_code() == grpc::StatusCode::UNAVAILABLE ? unavailable
+                                                              : other)++;
+          return;
+        }
+      });
+    std::this_thread::sleep_for(300ms);
+    server_->shutdown(0ms);
+    callers.clear();
+    EXPECT_EQ(cancelled.load(), 0) << "run " << run;
+    EXPECT_EQ(other.load(), 0) << "run " << run;
+    EXPECT_EQ(unavailable.load(), 24) << "run " << run;
+    server_.reset();
+  }
 }
 
 }  // namespace
