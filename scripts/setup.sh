@@ -23,6 +23,8 @@ packages=(build-essential cmake ninja-build git pkg-config
 if [[ $want_test -eq 1 ]] && ! command -v node >/dev/null; then
   packages+=(nodejs npm)
 fi
+# The TLS tests make their certificates with the openssl tool.
+[[ $want_test -eq 1 ]] && packages+=(openssl)
 
 missing=()
 for p in "${packages[@]}"; do

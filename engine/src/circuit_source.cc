@@ -21,6 +21,11 @@ uint64_t LoadedCircuit::host_bytes() const {
   return b;
 }
 
+Status LoadedCircuit::check_files() const {
+  for (const auto& f : files) RETURN_IF_ERROR(f->check_intact());
+  return ok_status();
+}
+
 namespace {
 
 int lg_of(uint64_t n) {
@@ -39,15 +44,24 @@ Status precondition(const std::string& id, const Status& s) {
   return failed_precondition("circuit \"" + id + "\": " + s.message());
 }
 
-// A circuit file: cuzk precompiled (magic CUZKR1CS) or circom .r1cs.
-StatusOr<r1cs::Circuit> read_circuit_file(const std::string& path, ThreadPool* pool) {
+// A circuit file: cuzk precompiled (magic CUZKR1CS), used in place (its
+// mapping joins `files`), or circom .r1cs, decoded into memory.
+StatusOr<r1cs::Circuit> read_circuit_file(const std::string& path, ThreadPool* pool,
+                                          std::vector<std::shared_ptr<const MappedFile>>* files) {
   ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(path));
   if (f.size() >= 8 && std::memcmp(f.data(), r1cs::kPrecompiledMagic, 8) == 0) {
+    auto mapped = std::make_shared<const MappedFile>(std::move(f));
     r1cs::LoadOptions lo;
     lo.pool = pool;
-    return r1cs::load_precompiled(path, lo);
+    auto circuit = r1cs::load_precompiled(mapped, lo);
+    RETURN_IF_ERROR(mapped->check_intact());
+    files->push_back(std::move(mapped));
+    return circuit;
   }
-  return io::parse_circom_r1cs(f.bytes());
+  auto circuit = io::parse_circom_r1cs(f.bytes());
+  RETURN_IF_ERROR(f.check_intact());
+  if (!circuit.ok()) return circuit.status().with_context(path);
+  return circuit;
 }
 
 StatusOr<r1cs::CircuitShape> read_circuit_shape(const std::string& path) {
@@ -126,14 +140,14 @@ class ZkeySource : public KeyFileSource {
     ro.pool = options_.pool;
     if (progress) progress(0.05);
     StatusOr<io::ZkeyContents> z = mapped ? io::parse_zkey(mapped->bytes(), ro) : io::read_zkey(zkey_, ro);
-    if (!z.ok()) return z.status();
+    if (!z.ok()) return mapped ? z.status().with_context(zkey_) : z.status();
     if (progress) progress(0.8);
     auto out = std::make_shared<LoadedCircuit>();
     out->pk = std::move(z->pk);
     out->prove_circuit = std::move(z->ab_circuit);
     out->c_rule = z->c_rule;
     if (!check_.empty()) {
-      ASSIGN_OR_RETURN(r1cs::Circuit check, read_circuit_file(check_, options_.pool));
+      ASSIGN_OR_RETURN(r1cs::Circuit check, read_circuit_file(check_, options_.pool, &out->files));
       out->check_circuit = std::move(check);
     }
     if (progress) progress(0.9);
@@ -172,7 +186,8 @@ class ParamsSource : public KeyFileSource {
   StatusOr<std::shared_ptr<const LoadedCircuit>> load_impl(const MappedFile* mapped,
                                                            const std::function<void(double)>& progress) override {
     if (progress) progress(0.02);
-    ASSIGN_OR_RETURN(r1cs::Circuit circuit, read_circuit_file(r1cs_, options_.pool));
+    std::vector<std::shared_ptr<const MappedFile>> files;
+    ASSIGN_OR_RETURN(r1cs::Circuit circuit, read_circuit_file(r1cs_, options_.pool, &files));
     if (progress) progress(0.1);
     r1cs::DensityBitmaps density = r1cs::compute_density(circuit, {}, options_.pool);
     io::ParamsReadOptions ro;
@@ -180,13 +195,14 @@ class ParamsSource : public KeyFileSource {
     ro.pool = options_.pool;
     StatusOr<groth16::ProvingKey> pk =
         mapped ? io::parse_params(mapped->bytes(), density, ro) : io::read_params(params_, density, ro);
-    if (!pk.ok()) return pk.status();
+    if (!pk.ok()) return mapped ? pk.status().with_context(params_) : pk.status();
     if (progress) progress(0.9);
     auto out = std::make_shared<LoadedCircuit>();
     out->pk = std::move(*pk);
     out->prove_circuit = circuit;
     out->c_rule = groth16::CRule::kMatrix;
     out->check_circuit = std::move(circuit);  // a view: the storage is shared
+    out->files = std::move(files);
     out->pvk = std::make_shared<groth16::PreparedVerifyingKey>(out->pk.vk);
     if (progress) progress(1.0);
     return std::shared_ptr<const LoadedCircuit>(std::move(out));
