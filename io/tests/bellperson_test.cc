@@ -202,6 +202,25 @@ TEST(Params, RejectsBadPoints) {
   EXPECT_TRUE(rejected_with(parse(g, fx.density), "A[0]"));
 }
 
+// The verifying key's points are checked for the subgroup even when the
+// bulk points are not (key_check.h).
+TEST(Params, VerifyingKeyPointsAreAlwaysSubgroupChecked) {
+  TestRng rng(fresh_seed());
+  Fixture fx = random_params(rng, 3, 6, 3);
+  const auto f = params_bytes(fx.pk);
+  const auto bad = ec::g1_to_zcash_uncompressed(ec::random_curve_point<ec::G1Curve>(rng));
+  auto g = f;
+  std::memcpy(&g[868 + 96 * 2], bad.data(), 96);  // IC[2]
+  EXPECT_TRUE(rejected_with(parse(g, fx.density, false), "IC[2]"));
+  g = f;
+  std::memcpy(&g[576], bad.data(), 96);  // delta_g1
+  EXPECT_TRUE(rejected_with(parse(g, fx.density, false), "delta_g1"));
+  g = f;
+  std::memcpy(&g[868 + 96 * 3 + 4], bad.data(), 96);  // H[0]: only with the full checks
+  EXPECT_TRUE(parse(g, fx.density, false).ok());
+  EXPECT_TRUE(rejected_with(parse(g, fx.density, true), "H[0]"));
+}
+
 TEST(Params, WriterRejectsWhatBellpersonCannotRead) {
   TestRng rng(fresh_seed());
   Fixture fx = random_params(rng, 2, 4, 2);
