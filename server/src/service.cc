@@ -5,6 +5,7 @@
 
 #include "convert.h"
 #include "cuzk/base/log.h"
+#include "cuzk/server/server.h"
 
 namespace cuzk::server {
 namespace {
@@ -95,6 +96,7 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
                                        v1::GetStatusResponse* resp) {
   engine::EngineStatus s = engine_->status();
   status_to_proto(s, s.budget_used_bytes, s.budget_total_bytes, resp);
+  resp->set_status_json(status_json(s));
   return count("GetStatus", grpc::Status::OK);
 }
 
