@@ -81,7 +81,8 @@ int run_serve(const ServeArgs& a) {
       auto source = engine::make_circuit_source(spec, so);
       Status s = source.ok() ? (*source)->describe().status() : source.status();
       if (!s.ok()) {
-        std::fprintf(stderr, "cuzk serve: circuit \"%s\": %s\n", spec.id.c_str(), s.to_string().c_str());
+        // The message already starts with `circuit "<id>":`.
+        std::fprintf(stderr, "cuzk serve: %s\n", s.message().c_str());
         return 2;
       }
     }

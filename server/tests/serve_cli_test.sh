@@ -47,7 +47,7 @@ grep -q "cannot listen for gRPC" "$dir/clash.err"
 grep -q "verified 1 proof(s)" "$dir/prove.out"
 grep -q '"pi_a"' "$dir/proof.json"
 "$cuzk" prove --local --config "$dir/cuzk.toml" --circuit demo --wtns "$dir/w.wtns" --vk "$dir/vk.json" | grep "verified" > /dev/null
-"$cuzk" status --addr "$addr" | grep "key demo: HOT" > /dev/null
+"$cuzk" status --addr "$addr" | grep -E "^  demo +HOT " > /dev/null
 "$cuzk" status --addr "$addr" --metrics | grep "cuzk_proofs_completed_total" > /dev/null
 "$cuzk" evict demo --addr "$addr" | grep "evicted" > /dev/null
 "$cuzk" preload demo --addr "$addr" | grep "loaded in" > /dev/null

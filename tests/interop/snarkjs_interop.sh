@@ -9,6 +9,10 @@
 #   - a circuit whose unused private input circom dropped from the wires (unused.circom)
 # Inputs are drawn fresh each run. Usage: snarkjs_interop.sh CUZK NODE_MODULES WORKDIR
 set -euo pipefail
+if [[ ! -x $2/.bin/snarkjs || ! -x $2/.bin/circom2 ]]; then
+  echo "SKIP: the Node test packages (snarkjs, circom2) are not installed in $2; scripts/setup.sh --test installs them"
+  exit 77
+fi
 CUZK=$(realpath "$1")
 NODE_MODULES=$(realpath "$2")
 WORK=$3
