@@ -16,6 +16,14 @@ std::string grpc_code_name(grpc::StatusCode c) { return std::string(status_code_
 
 }  // namespace
 
+ProvingService::ProvingService(engine::Engine* engine) : engine_(engine) {
+  MetricsRegistry& m = engine_->metrics();
+  m.describe("cuzk_rpc_total", MetricType::kCounter, "gRPC calls answered, by method and status code.");
+  for (const char* method : {"SubmitProof", "AwaitProof", "Prove", "CancelProof", "GetStatus", "GetMetrics",
+                             "PreloadSRS", "EvictSRS"})
+    m.add_counter("cuzk_rpc_total", 0, std::string("method=\"") + method + "\",code=\"OK\"");
+}
+
 grpc::Status ProvingService::count(const char* method, grpc::Status s) {
   engine_->metrics().add_counter("cuzk_rpc_total", 1,
                                  std::string("method=\"") + method + "\",code=\"" + grpc_code_name(s.error_code()) + "\"");

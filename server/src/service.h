@@ -20,7 +20,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
   static constexpr int kMaxRpcThreads = 512;
   static constexpr int kMaxWaitingCalls = 384;
 
-  explicit ProvingService(engine::Engine* engine) : engine_(engine) {}
+  // Declares cuzk_rpc_total (HELP, TYPE, each method at 0).
+  explicit ProvingService(engine::Engine* engine);
 
   grpc::Status SubmitProof(grpc::ServerContext* ctx, const v1::SubmitProofRequest* req,
                            v1::SubmitProofResponse* resp) override;

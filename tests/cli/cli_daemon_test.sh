@@ -9,6 +9,7 @@
 set -euo pipefail
 cuzk=$(realpath "$1")
 work=$2
+here=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 pid=""
 cleanup() { [[ -n $pid ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; }
@@ -60,6 +61,26 @@ zkey = "$(ls "$work"/cache/*.zkey)"
 TOML
 addr="unix://$work/cuzk.sock"
 start_daemon
+
+echo "cli: metrics of a daemon that has done nothing yet"
+run 0 "status --metrics" "$cuzk" status --addr "$addr" --metrics
+cp "$last" metrics.txt
+says "HELP and TYPE of a counter" "^# HELP cuzk_proofs_completed_total .+"
+says "... its type" "^# TYPE cuzk_proofs_completed_total counter$"
+says "counters present at 0 by kind" '^cuzk_proofs_failed_total\{kind="GROTH16_CIRCUIT"\} 0$'
+says "unlabeled counters at 0" "^cuzk_self_verify_failures_total 0$"
+says "per registered circuit" '^cuzk_key_loads_total\{circuit="copy"\} 0$'
+says "per RPC method" '^cuzk_rpc_total\{method="Prove",code="OK"\} 0$'
+no_help=$(awk '/^# HELP /{h[$3]=1} /^# TYPE /{if(!h[$3]) print $3}' metrics.txt)
+run 0 "every family has a HELP line (missing: ${no_help:-none})" test -z "$no_help"
+# Every metric docs/daemon.md lists is there from the start.
+documented=$(sed -n '/^`GET \/metrics`/,/^$/p' "$here/../../docs/daemon.md" | grep -oE 'cuzk_[a-z_]+' | sort -u)
+missing=""
+for name in $documented; do
+  grep -qE "^# TYPE $name " metrics.txt || missing="$missing $name"
+done
+run 0 "docs/daemon.md lists the metrics ($(wc -w <<< "$documented") names)" test "$(wc -w <<< "$documented")" -ge 20
+run 0 "every one is there from the start (missing:${missing:- none})" test -z "$missing"
 
 echo "cli: the daemon client's arguments"
 run 2 "--addr without --circuit" "$cuzk" prove --addr "$addr" --wtns w.wtns
