@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstring>
+#include <string_view>
 
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/ec/zcash_codec.h"
@@ -92,9 +93,12 @@ StatusOr<groth16::VerifyingKey> parse_vk_impl(ByteSpan b, ec::SubgroupCheck chec
   ASSIGN_OR_RETURN(vk.alpha_g1, decode_at<G1Affine>(b, 0, "alpha_g1", internal::kNoIndex, check, true, kind));
   ASSIGN_OR_RETURN(vk.beta_g1, decode_at<G1Affine>(b, 96, "beta_g1", internal::kNoIndex, check, true, kind));
   ASSIGN_OR_RETURN(vk.beta_g2, decode_at<G2Affine>(b, 192, "beta_g2", internal::kNoIndex, check, true, kind));
-  ASSIGN_OR_RETURN(vk.gamma_g2, decode_at<G2Affine>(b, 384, "gamma_g2", internal::kNoIndex, check, true, kind));
-  ASSIGN_OR_RETURN(vk.delta_g1, decode_at<G1Affine>(b, 576, "delta_g1", internal::kNoIndex, check, true, kind));
-  ASSIGN_OR_RETURN(vk.delta_g2, decode_at<G2Affine>(b, 672, "delta_g2", internal::kNoIndex, check, true, kind));
+  // γ or δ at infinity would let anyone forge proofs against the key. delta_g1 only blinds
+  // proofs (a .vk made from snarkjs JSON, which lacks it, holds infinity): required in .params.
+  const bool proving = std::string_view(kind) == "params";
+  ASSIGN_OR_RETURN(vk.gamma_g2, decode_at<G2Affine>(b, 384, "gamma_g2", internal::kNoIndex, check, false, kind));
+  ASSIGN_OR_RETURN(vk.delta_g1, decode_at<G1Affine>(b, 576, "delta_g1", internal::kNoIndex, check, !proving, kind));
+  ASSIGN_OR_RETURN(vk.delta_g2, decode_at<G2Affine>(b, 672, "delta_g2", internal::kNoIndex, check, false, kind));
   uint64_t pos = 864;
   ASSIGN_OR_RETURN(ParamsVector ic, scan_vector(b, &pos, kG1, "IC", kind));
   vk.ic.resize(ic.count);

@@ -247,6 +247,9 @@ StatusOr<groth16::VerifyingKey> vk_from_json(std::string_view text, ec::Subgroup
   ASSIGN_OR_RETURN(vk.gamma_g2, g2_from(*gamma, "vk_gamma_2", kVkFile, check));
   ASSIGN_OR_RETURN(const Json* delta, member(j, "vk_delta_2", kVkFile));
   ASSIGN_OR_RETURN(vk.delta_g2, g2_from(*delta, "vk_delta_2", kVkFile, check));
+  // With γ or δ zero the pairing check accepts forged proofs.
+  if (vk.gamma_g2.is_infinity()) return field_error(kVkFile, "vk_gamma_2", "is the point at infinity");
+  if (vk.delta_g2.is_infinity()) return field_error(kVkFile, "vk_delta_2", "is the point at infinity");
   ASSIGN_OR_RETURN(const Json* ic, member(j, "IC", kVkFile));
   if (!ic->is_array()) return field_error(kVkFile, "IC", "expected an array of G1 points");
   const uint64_t n_public = npub->get<uint64_t>();

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <tuple>
 
 #include "cuzk/ec/zkey_codec.h"
 #include "cuzk/io/inspect.h"
@@ -377,6 +378,13 @@ TEST(Zkey, VerifyingKeyPointsAreAlwaysSubgroupChecked) {
   g = f;
   std::memcpy(&g[s2.payload + 100 + 384], bad_g2.data(), 192);  // gamma_2
   EXPECT_TRUE(rejected_with(parse(g, false), "gamma_2"));
+  // gamma and delta at infinity: anyone could forge proofs for such a key.
+  for (const auto& [at, bytes, name] : {std::tuple{384, 192, "gamma_2"}, std::tuple{576, 96, "delta_1"},
+                                        std::tuple{672, 192, "delta_2"}}) {
+    g = f;
+    std::fill(&g[s2.payload + 100 + size_t(at)], &g[s2.payload + 100 + size_t(at + bytes)], 0);
+    EXPECT_TRUE(rejected_with(parse(g, false), std::string(name) + " is the point at infinity"));
+  }
 }
 
 TEST(Zkey, WriterRejectsWhatItCannotStore) {

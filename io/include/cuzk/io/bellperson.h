@@ -38,7 +38,9 @@ inline constexpr size_t kProofBytes = 192;
 // Decodes a VK from the start of `bytes` (trailing bytes are left alone;
 // *consumed, when given, receives the VK's length). Every point is checked
 // canonical and on the curve, in the subgroup unless `check` is kSkip; IC
-// points at infinity are rejected (as bellperson does). Errors name the
+// points at infinity are rejected (as bellperson does), and so are gamma_g2
+// and delta_g2 at infinity (a key anyone could forge proofs for; in .params
+// delta_g1 too, which blinds proofs). Errors name the
 // field and byte offset.
 StatusOr<groth16::VerifyingKey> parse_vk(ByteSpan bytes, ec::SubgroupCheck check = ec::SubgroupCheck::kCheck,
                                          uint64_t* consumed = nullptr);

@@ -110,8 +110,9 @@ struct ZkeyContents {
 // BLS12-381), missing sections, section sizes against the header counts
 // (before anything is allocated), coefficient entries (matrix, row < domain,
 // wire < nVars, value < r, per-input rows present), points (canonical
-// coordinates, on the curve; in the subgroup unless !check_points), B1 and
-// B2 infinite at the same wires.
+// coordinates, on the curve; in the subgroup unless !check_points; the
+// verifying key's always in the subgroup, gamma and delta not infinity), B1
+// and B2 infinite at the same wires.
 StatusOr<ZkeyContents> read_zkey(const std::string& path, const ReadOptions& options = {});
 StatusOr<ZkeyContents> parse_zkey(ByteSpan file, const ReadOptions& options = {});
 
