@@ -93,6 +93,8 @@ int run_file_prove(const FileProveArgs& a) {
   if (!a.r1cs.empty()) {
     circuit = load_circuit_file(a.r1cs, pool);
     if (!circuit.ok()) return fail("prove", circuit.status());
+    // A key of another circuit is named as such before the witness is judged against the circuit.
+    if (Status s = check_key_fits_circuit(a, circuit->shape()); !s.ok()) return fail("prove", s);
     // Name the first violated constraint before spending time on the proof.
     if (Status s = r1cs::is_satisfied(*circuit, *witness, pool); !s.ok())
       return fail("prove", s.with_context("witness " + a.wtns), kExitInvalid);
@@ -100,10 +102,11 @@ int run_file_prove(const FileProveArgs& a) {
   std::string key_note;
   auto key = a.zkey.empty() ? load_params(a, *circuit, pool, &key_note) : load_zkey(a, pool, &key_note);
   if (!key.ok()) return fail("prove", key.status());
-  if (!a.zkey.empty() && !a.r1cs.empty()) {
-    Status s = r1cs::check_key_shape(circuit->shape(), a.r1cs, key->pk.num_vars(), key->pk.num_inputs, a.zkey);
-    if (!s.ok()) return fail("prove", s);
-  }
+  if (witness->size() != key->pk.num_vars())
+    return fail("prove", invalid_argument(a.wtns + " has " + std::to_string(witness->size()) +
+                                          " values (ONE included) but " + (a.zkey.empty() ? a.params : a.zkey) +
+                                          " is a key for " + std::to_string(key->pk.num_vars()) +
+                                          " variables: the witness and the key are of different circuits"));
   double load_s = load.stop();
 
   auto backend = groth16::make_cpu_backend(pool);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cli_util.h"
 #include "cuzk/base/log.h"
 #include "cuzk/commands.h"
 #include "cuzk/engine/circuit_source.h"
@@ -132,7 +133,11 @@ int run_demo_witness(const std::string& config_path, const std::string& out, con
     std::fprintf(stderr, "cuzk demo-witness: the configuration has no demo circuit ([demo] enabled = false)\n");
     return 2;
   }
-  auto made = engine::ensure_demo_files(demo->demo_spec, config->engine.cache_dir, nullptr);
+  StatusOr<bool> made = false;
+  {
+    ElapsedTicker ticker("preparing the demo circuit in " + config->engine.cache_dir);
+    made = engine::ensure_demo_files(demo->demo_spec, config->engine.cache_dir, nullptr);
+  }
   if (!made.ok()) {
     std::fprintf(stderr, "cuzk demo-witness: %s\n", made.status().message().c_str());
     return 1;

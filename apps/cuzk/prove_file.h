@@ -8,6 +8,7 @@
 
 #include "cuzk/base/status.h"
 #include "cuzk/groth16/prover.h"
+#include "cuzk/r1cs/circuit.h"
 
 namespace cuzk::app {
 
@@ -40,6 +41,11 @@ Status take_positional_prove_files(const std::vector<std::string>& files, FilePr
 // option, a witness, every input of the kind its option takes, outputs that
 // are not inputs.
 Status check_prove_inputs(const FileProveArgs& args);
+// With --r1cs: the key's counts (from its header) against the circuit's, so
+// that a key of another circuit is named before the witness is checked.
+// Errors: INVALID_ARGUMENT "<key> is not a key of <r1cs>: ...", or the
+// header's own errors.
+Status check_key_fits_circuit(const FileProveArgs& args, const r1cs::CircuitShape& shape);
 // A .params load that failed: when the key does not fit the circuit's
 // counts, says so naming both files; otherwise the error with the path.
 Status key_circuit_mismatch(const Status& load_error, const std::string& params, const std::string& r1cs);

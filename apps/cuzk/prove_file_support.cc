@@ -1,7 +1,9 @@
 // Argument checks and the JSON summary of `cuzk prove` with key files.
 #include <nlohmann/json.hpp>
 
+#include "cuzk/base/mapped_file.h"
 #include "cuzk/io/bellperson.h"
+#include "cuzk/io/zkey.h"
 #include "file_kinds.h"
 #include "prove_file.h"
 
@@ -18,6 +20,16 @@ Status check_output(const std::string& out, const std::string& option, const Fil
                               "circuit.zkey witness.wtns proof.json public.json)");
   }
   return ok_status();
+}
+
+// The key's header (curve, protocol, counts) before the witness is read: a
+// key for another curve is the first thing to say.
+Status check_zkey_header(const std::string& path) {
+  ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(path));
+  auto c = io::parse_iden3_container(f.bytes(), "zkey");
+  if (!c.ok()) return c.status().with_context(path);
+  Status h = io::parse_zkey_header(f.bytes(), *c).status();
+  return h.ok() ? h : h.with_context(path);
 }
 
 }  // namespace
@@ -61,8 +73,29 @@ Status check_prove_inputs(const FileProveArgs& a) {
   if (!a.r1cs.empty())
     RETURN_IF_ERROR(expect_file_kind(a.r1cs, "--r1cs", {FileKind::kR1cs, FileKind::kPrecompiled}, opts));
   RETURN_IF_ERROR(expect_file_kind(a.wtns, "--wtns", {FileKind::kWtns}, opts));
+  if (!a.zkey.empty()) RETURN_IF_ERROR(check_zkey_header(a.zkey));
   RETURN_IF_ERROR(check_output(a.proof, "--proof", a));
   return check_output(a.public_json, "--public", a);
+}
+
+Status check_key_fits_circuit(const FileProveArgs& a, const r1cs::CircuitShape& shape) {
+  const std::string& key = a.zkey.empty() ? a.params : a.zkey;
+  ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(key));
+  uint64_t vars = 0, inputs = 0;
+  if (!a.zkey.empty()) {
+    auto c = io::parse_iden3_container(f.bytes(), "zkey");
+    if (!c.ok()) return c.status().with_context(key);
+    auto h = io::parse_zkey_header(f.bytes(), *c);
+    if (!h.ok()) return h.status().with_context(key);
+    vars = h->num_vars;
+    inputs = uint64_t(h->num_public) + 1;
+  } else {
+    auto lay = io::scan_params(f.bytes());
+    if (!lay.ok()) return lay.status().with_context(key);
+    inputs = lay->ic_len;
+    vars = uint64_t(lay->ic_len) + lay->l.count;
+  }
+  return r1cs::check_key_shape(shape, a.r1cs, vars, inputs, key);
 }
 
 Status key_circuit_mismatch(const Status& s, const std::string& params, const std::string& r1cs) {

@@ -92,6 +92,10 @@ printf '[cache]\ndir = "%s/cache9"\n[demo]\nlg_domain = 9\npublic_inputs = 2\n' 
 run 2 "a .params of another circuit" "$cuzk" prove --params other.params --r1cs "$circuit" --wtns w.wtns --proof x.bin
 says "is named as such, with both files" "other.params is not a key of .*cuzkr1cs"
 run 0 "... and nothing was written" test ! -e x.bin
+run 2 "a zkey and an r1cs of different circuits" "$cuzk" prove --zkey "$zkey" --r1cs "$(ls cache9/*.cuzkr1cs)" --wtns w.wtns
+says "name the key, not the witness" "is not a key of .*demo-k9"
+run 2 "a witness of another circuit" "$cuzk" prove --zkey "$zkey" --wtns other.wtns --proof x.json
+says "says the witness and the key differ" "other.wtns has [0-9]+ values .* the witness and the key are of different circuits"
 run 2 "--full-check and --no-check together" "$cuzk" prove --zkey "$zkey" --wtns w.wtns --full-check --no-check
 says "exclude each other" "excludes"
 
