@@ -127,8 +127,11 @@ class ZkeySource : public KeyFileSource {
  private:
   StatusOr<CircuitInfo> describe_impl() override {
     ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(zkey_));
-    ASSIGN_OR_RETURN(io::Iden3Container c, io::parse_iden3_container(f.bytes(), "zkey"));
-    ASSIGN_OR_RETURN(io::ZkeyHeader h, io::parse_zkey_header(f.bytes(), c));
+    auto c = io::parse_iden3_container(f.bytes(), "zkey");
+    if (!c.ok()) return c.status().with_context(zkey_);
+    auto header = io::parse_zkey_header(f.bytes(), *c);
+    if (!header.ok()) return header.status().with_context(zkey_);
+    const io::ZkeyHeader& h = *header;
     CircuitInfo info;
     info.num_vars = h.num_vars;
     info.num_public = h.num_public;
