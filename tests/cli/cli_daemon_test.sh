@@ -42,7 +42,7 @@ start_daemon() {
 stop_daemon() { kill "$pid"; wait "$pid" || true; pid=""; rm -f serve.out; }
 
 # The demo circuit, and a second circuit registered with the demo's key file.
-printf '[cache]\ndir = "%s/cache"\n[demo]\nlg_domain = 9\n' "$work" > demo.toml
+printf '[cache]\ndir = "%s/cache"\n[demo]\nlg_domain = 11\n' "$work" > demo.toml
 "$cuzk" demo-witness --config demo.toml --out w.wtns --vk vk.json > /dev/null 2>&1
 cat > cuzk.toml <<TOML
 [server]
@@ -52,7 +52,7 @@ shutdown_grace_ms = 0
 [cache]
 dir = "$work/cache"
 [demo]
-lg_domain = 9
+lg_domain = 11
 [pipeline]
 workers_per_device = 1
 [[circuits]]
@@ -107,7 +107,7 @@ run 0 "... one list per proof" bash -c "tr -d ' \n' < two.pub.json | grep -q '^\
 run 0 "... which verify checks, each proof against its list" "$cuzk" verify --vkey vk.json --public two.pub.json --proof two.bin
 says "both" "proof 1 of 2: OK"
 extra=()
-for _ in $(seq 150); do extra+=(--extra-wtns w.wtns); done
+for _ in $(seq 250); do extra+=(--extra-wtns w.wtns); done  # seconds of work even on a fast machine
 "$cuzk" prove --addr "$addr" --circuit demo --wtns w.wtns "${extra[@]}" --proof long.bin > long.out 2> long.err &
 client=$!
 for _ in $(seq 100); do grep -q "submitted" long.err 2>/dev/null && break; sleep 0.05; done

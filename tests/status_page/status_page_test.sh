@@ -29,7 +29,7 @@ shutdown_grace_ms = 0
 [cache]
 dir = "$work/cache"
 [demo]
-lg_domain = 10
+lg_domain = 12
 [pipeline]
 workers_per_device = 1
 TOML
@@ -52,7 +52,8 @@ if "$cuzk" prove --addr "$addr" --circuit demo --wtns "$work/bad.wtns" 2> "$work
   echo "FAIL: a witness that does not satisfy the circuit was proved"; exit 1; fi
 bad_job=$(grep -o "job-[a-z0-9]*-[0-9]*" "$work/bad.err" | head -1)
 extra=()
-for _ in $(seq 199); do extra+=(--extra-wtns "$work/w.wtns"); done
+# 255 partitions of 2^12 on one worker: seconds even on a fast machine.
+for _ in $(seq 254); do extra+=(--extra-wtns "$work/w.wtns"); done
 "$cuzk" prove --addr "$addr" --circuit demo --priority low --wtns "$work/w.wtns" "${extra[@]}" --proof "$work/long.bin" \
   2> "$work/long.err" >/dev/null &
 long_pid=$!
@@ -85,7 +86,7 @@ expect "the queue by priority" '<tr data-priority="CRITICAL">.*<tr data-priority
 expect "the completed job" "<tr data-job=\"$ok_job\">.*?COMPLETED"
 expect "the long job, not finished" "<tr data-job=\"$long_job\"><td>$long_job</td><td>demo</td><td>LOW</td><td><span class=\"pill busy\">(queued|preparing|waiting_worker|running|finalizing)<"
 expect "its partitions as stage bars (the first 32)" "<div class=\"bar\" data-partition=\"31\""
-expect "... and how many more" '\.\.\. 168 more'
+expect "... and how many more" '\.\.\. 223 more'
 expect "a stage bar with a proving stretch" '<span class="s-prove" style="width:[0-9.]+%">'
 expect "the failed job with its error" "<tr data-failed-job=\"$bad_job\">.*?constraint [0-9]+ is not satisfied"
 expect "the header counts" 'id="completed">[1-9]'
