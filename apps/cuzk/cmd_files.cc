@@ -117,6 +117,7 @@ void add_file_prove_command(CLI::App& app, Runner* runner) {
   add_key_check_options(cmd, a.get());
   cmd->add_flag("--json", a->json, "Print a JSON summary on stdout");
   cmd->add_option("--threads", a->threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
+  add_backend_options(cmd, &a->backend);
   cmd->callback([runner, a, files] {
     if (Status s = take_positional_prove_files(*files, a.get()); !s.ok()) {
       *runner = [s] { return fail("prove", s); };

@@ -10,6 +10,8 @@
 #include "cuzk/groth16/prover.h"
 #include "cuzk/r1cs/circuit.h"
 
+#include "backend_select.h"
+
 namespace cuzk::app {
 
 struct FileProveArgs {
@@ -24,6 +26,7 @@ struct FileProveArgs {
   std::string cache_dir;    // where the record of checked keys lives ("" = the default cache)
   bool json = false;        // a JSON summary on stdout
   int threads = 0;          // 0 = all cores
+  BackendChoice backend;
 };
 
 int run_file_prove(const FileProveArgs& args);
@@ -51,6 +54,6 @@ Status check_key_fits_circuit(const FileProveArgs& args, const r1cs::CircuitShap
 Status key_circuit_mismatch(const Status& load_error, const std::string& params, const std::string& r1cs);
 // The --json summary of a successful `cuzk prove` (key files).
 std::string prove_summary_json(const FileProveArgs& args, const groth16::StageTimes& times, double load_s,
-                               double verify_s, const std::string& key_note);
+                               double attach_s, double verify_s, const std::string& key_note);
 
 }  // namespace cuzk::app

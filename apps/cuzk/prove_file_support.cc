@@ -106,7 +106,7 @@ Status key_circuit_mismatch(const Status& s, const std::string& params, const st
 }
 
 std::string prove_summary_json(const FileProveArgs& a, const groth16::StageTimes& t, double load_s,
-                               double verify_s, const std::string& key_note) {
+                               double attach_s, double verify_s, const std::string& key_note) {
   nlohmann::json j{{"ok", true},
                    {"key", a.zkey.empty() ? a.params : a.zkey},
                    {"witness", a.wtns},
@@ -116,7 +116,9 @@ std::string prove_summary_json(const FileProveArgs& a, const groth16::StageTimes
                    {"key_check", a.full_check ? "full" : "curve"},
                    {"seconds",
                     {{"load", load_s},
+                     {"attach", attach_s},
                      {"matvec", t.matvec_s},
+                     {"stage", t.stage_s},
                      {"h", t.h_s},
                      {"msm", t.msm_s},
                      {"assembly", t.assembly_s},
