@@ -26,6 +26,7 @@ void add_groth16_prove(CLI::App* groth16, Runner* runner) {
   add_key_check_options(cmd, a.get());
   cmd->add_flag("--json", a->json, "Print a JSON summary on stdout");
   cmd->add_option("--threads", a->threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
+  add_backend_options(cmd, &a->backend);
   cmd->callback([runner, a, files] {
     if (Status s = take_positional_prove_files(*files, a.get(), /*snarkjs_defaults=*/true); !s.ok()) {
       *runner = [s] { return fail("groth16 prove", s); };
