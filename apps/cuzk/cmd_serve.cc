@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cli_util.h"
 #include "cuzk/base/log.h"
 #include "cuzk/commands.h"
 #include "cuzk/engine/circuit_source.h"
@@ -94,7 +95,8 @@ int run_serve(const ServeArgs& a) {
       auto source = engine::make_circuit_source(spec, so);
       Status s = source.ok() ? (*source)->describe().status() : source.status();
       if (!s.ok()) {
-        std::fprintf(stderr, "cuzk serve: circuit \"%s\": %s\n", spec.id.c_str(), s.to_string().c_str());
+        // The message already starts with `circuit "<id>":`.
+        std::fprintf(stderr, "cuzk serve: %s\n", s.message().c_str());
         return 2;
       }
     }
@@ -152,7 +154,11 @@ int run_demo_witness(const std::string& config_path, const std::string& out, con
     std::fprintf(stderr, "cuzk demo-witness: the configuration has no demo circuit ([demo] enabled = false)\n");
     return 2;
   }
-  auto made = engine::ensure_demo_files(demo->demo_spec, config->engine.cache_dir, nullptr);
+  StatusOr<bool> made = false;
+  {
+    ElapsedTicker ticker("preparing the demo circuit in " + config->engine.cache_dir);
+    made = engine::ensure_demo_files(demo->demo_spec, config->engine.cache_dir, nullptr);
+  }
   if (!made.ok()) {
     std::fprintf(stderr, "cuzk demo-witness: %s\n", made.status().message().c_str());
     return 1;

@@ -1,6 +1,7 @@
 // Engine API and job bookkeeping: intake, idempotency, await, cancel,
 // retention, status. The worker loops are in pipeline.cc.
 #include <algorithm>
+#include <chrono>
 
 #include "cuzk/base/log.h"
 #include "cuzk/r1cs/checksum.h"
@@ -45,8 +46,27 @@ std::array<uint64_t, 2> request_digest(const JobRequest& r) {
 
 }  // namespace
 
+namespace {
+
+// "job-<start time in ms, base 36>-": ids of one run share it, so that ids do
+// not repeat across restarts (clients may keep them in logs and databases).
+std::string job_id_prefix() {
+  uint64_t ms = uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count());
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), "0123456789abcdefghijklmnopqrstuvwxyz"[ms % 36]);
+    ms /= 36;
+  } while (ms > 0);
+  return "job-" + digits + "-";
+}
+
+}  // namespace
+
 Engine::Impl::Impl(const EngineConfig& config)
-    : config_(config),
+    : job_id_prefix_(job_id_prefix()),
+      config_(config),
       pool_(std::make_unique<ThreadPool>(config.prover_threads)),
       budget_(std::make_unique<MemoryBudget>(config.total_budget_bytes)) {}
 
@@ -185,7 +205,7 @@ StatusOr<SubmitResult> Engine::Impl::enqueue(std::shared_ptr<Job> job) {
                               std::to_string(config_.max_queued_jobs) + ")");
   }
   job->seq = next_seq_++;
-  job->id = "job-" + std::to_string(job->seq);
+  job->id = job_id_prefix_ + std::to_string(job->seq);
   jobs_[job->id] = job;
   if (!job->request_id.empty()) request_ids_[job->request_id] = job->id;
   unfinished_++;

@@ -118,6 +118,7 @@ class Engine::Impl {
   void cancel_all(const std::string& reason);
   uint64_t partition_estimate(const CircuitInfo& info, uint64_t wtns_bytes) const;
 
+  const std::string job_id_prefix_;  // "job-<start time>-": ids do not repeat across restarts
   EngineConfig config_;
   MetricsRegistry metrics_;
   std::unique_ptr<ThreadPool> pool_;

@@ -8,6 +8,7 @@
 #include "cuzk/io/circom.h"
 #include "cuzk/r1cs/eval.h"
 #include "engine_impl.h"
+#include "metrics_catalog.h"
 
 namespace cuzk::engine {
 namespace {
@@ -95,6 +96,7 @@ Status Engine::Impl::start() {
   threads_.emplace_back([this] { housekeeping_loop(); });
   metrics_.add_counter("cuzk_bytes_uploaded_total", 0);
   metrics_.add_counter("cuzk_fallbacks_total", 0);
+  describe_engine_metrics(metrics_, keys_->ids());
   return ok_status();
 }
 

@@ -164,6 +164,7 @@ StatusOr<StatusReply> Client::status() {
   r.completed = resp.total_proofs_completed();
   r.failed = resp.total_proofs_failed();
   r.uptime_s = resp.uptime_seconds();
+  r.json = resp.status_json();
   return r;
 }
 

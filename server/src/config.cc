@@ -108,16 +108,31 @@ class TomlReader {
     return ok_status();
   }
 
-  // Unknown sections and keys, as warnings.
+  // A section no reader asked about is an error: its settings would be lost
+  // ([[circuit]] for [[circuits]] would leave the daemon without circuits).
+  Status check_unknown_sections() const {
+    for (const auto& [name, node] : root_) {
+      std::string section(name.str());
+      if (section == "circuits" || known_.count(section)) continue;
+      std::string known;
+      for (const auto& [k, keys] : known_) known += " " + k;
+      const std::string shape = node.is_array_of_tables() ? "[[" + section + "]]" : "[" + section + "]";
+      const std::string close = closest_section(section);
+      return invalid_argument("unknown section " + shape +
+                              (close.empty() ? "" : " (did you mean [" + std::string(close == "circuits" ? "[" : "") +
+                                                        close + (close == "circuits" ? "]" : "") + "]?)") +
+                              "; the sections are" + known + " circuits");
+    }
+    return ok_status();
+  }
+
+  // Unknown keys of known sections, as warnings.
   void report_unknown(std::vector<std::string>* warnings) const {
     for (const auto& [name, node] : root_) {
       std::string section(name.str());
       if (section == "circuits") continue;  // checked per entry
       auto k = known_.find(section);
-      if (k == known_.end()) {
-        warnings->push_back("unknown section [" + section + "] (ignored)");
-        continue;
-      }
+      if (k == known_.end()) continue;  // check_unknown_sections() refused it
       if (const toml::table* t = node.as_table())
         for (const auto& [key, v] : *t)
           if (!k->second.count(std::string(key.str())))
@@ -126,6 +141,29 @@ class TomlReader {
   }
 
  private:
+  // A known section name within two edits of `name`, or "".
+  std::string closest_section(const std::string& name) const {
+    std::vector<std::string> names = {"circuits"};
+    for (const auto& [k, keys] : known_) names.push_back(k);
+    for (const std::string& k : names)
+      if (edit_distance(name, k) <= 2) return k;
+    return "";
+  }
+  static size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diag = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  }
+
   static Status type_error(const std::string& section, const std::string& key, const char* want) {
     return invalid_argument(section + "." + key + ": expected " + want);
   }
@@ -136,6 +174,7 @@ class TomlReader {
 Status read_server(TomlReader& r, ServerConfig& c) {
   RETURN_IF_ERROR(r.str("server", "listen", &c.listen));
   RETURN_IF_ERROR(r.str("server", "status_listen", &c.status_listen));
+  if (c.status_listen == "off") c.status_listen.clear();  // as --status-listen off
   RETURN_IF_ERROR(r.boolean("server", "allow_remote", &c.allow_remote));
   RETURN_IF_ERROR(r.str("server", "tls_cert", &c.tls_cert));
   RETURN_IF_ERROR(r.str("server", "tls_key", &c.tls_key));
@@ -298,6 +337,7 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
   RETURN_IF_ERROR(read_circuits(root, c, warnings));
   RETURN_IF_ERROR(read_demo(r, c));
   RETURN_IF_ERROR(r.check_section_types());
+  RETURN_IF_ERROR(r.check_unknown_sections());
   r.report_unknown(warnings);
   return c;
 }

@@ -7,6 +7,7 @@
 
 #include "cuzk/server/server.h"
 #include "http_front.h"
+#include "status_page.h"
 
 namespace cuzk::server {
 namespace {
@@ -40,7 +41,7 @@ json job_json(const engine::JobStatus& j) {
               {"kind", engine::proof_kind_name(j.kind)},
               {"priority", engine::priority_name(j.priority)},
               {"state", engine::job_state_name(j.state)},
-              {"outcome", engine::job_outcome_name(j.outcome)},
+              {"outcome", j.state == engine::JobState::kDone ? json(engine::job_outcome_name(j.outcome)) : json()},
               {"age_s", j.age_s},
               {"error_message", j.error_message},
               {"partitions", parts}};
@@ -81,6 +82,7 @@ std::string status_json(const engine::EngineStatus& s) {
                        {"budget_peak_bytes", s.budget_peak_bytes}}},
            {"proofs", {{"completed", s.proofs_completed}, {"failed", s.proofs_failed}, {"cancelled", s.proofs_cancelled}}},
            {"devices", s.devices},
+           {"prover_threads", s.prover_threads},
            {"queues", queues},
            {"workers", workers},
            {"keys", keys},
@@ -148,6 +150,9 @@ StatusOr<std::unique_ptr<StatusHttp>> StatusHttp::start(const std::string& host,
   std::unique_ptr<StatusHttp> s(new StatusHttp());
   s->state_ = std::make_unique<State>();
   httplib::Server& http = s->state_->http;
+  http.Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(std::string(status_page_html()), "text/html; charset=utf-8");
+  });
   http.Get("/status", [engine](const httplib::Request&, httplib::Response& res) {
     res.set_content(status_json(engine->status()), "application/json");
   });

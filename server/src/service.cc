@@ -5,6 +5,7 @@
 
 #include "convert.h"
 #include "cuzk/base/log.h"
+#include "cuzk/server/server.h"
 
 namespace cuzk::server {
 namespace {
@@ -18,6 +19,14 @@ constexpr uint64_t kForeverMs = uint64_t(1) << 40;
 std::string grpc_code_name(grpc::StatusCode c) { return std::string(status_code_name(StatusCode(int(c)))); }
 
 }  // namespace
+
+ProvingService::ProvingService(engine::Engine* engine) : engine_(engine) {
+  MetricsRegistry& m = engine_->metrics();
+  m.describe("cuzk_rpc_total", MetricType::kCounter, "gRPC calls answered, by method and status code.");
+  for (const char* method : {"SubmitProof", "AwaitProof", "Prove", "CancelProof", "GetStatus", "GetMetrics",
+                             "PreloadSRS", "EvictSRS"})
+    m.add_counter("cuzk_rpc_total", 0, std::string("method=\"") + method + "\",code=\"OK\"");
+}
 
 grpc::Status ProvingService::count(const char* method, grpc::Status s) {
   engine_->metrics().add_counter("cuzk_rpc_total", 1,
@@ -109,6 +118,7 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
   if (closing_.load()) return count("GetStatus", shutting_down());
   engine::EngineStatus s = engine_->status();
   status_to_proto(s, s.budget_used_bytes, s.budget_total_bytes, resp);
+  resp->set_status_json(status_json(s));
   return count("GetStatus", grpc::Status::OK);
 }
 

@@ -20,7 +20,8 @@ class ProvingService final : public v1::ProvingEngine::Service {
   static constexpr int kMaxRpcThreads = 512;
   static constexpr int kMaxWaitingCalls = 384;
 
-  explicit ProvingService(engine::Engine* engine) : engine_(engine) {}
+  // Declares cuzk_rpc_total (HELP, TYPE, each method at 0).
+  explicit ProvingService(engine::Engine* engine);
 
   // From now on every call is answered UNAVAILABLE at once (the daemon is
   // about to close its listener: clients learn it from an answer instead of

@@ -14,9 +14,18 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const vectors = path.join(root, 'tests/vectors');
 const require = createRequire(path.join(vectors, 'package.json'));
-const grpc = require('@grpc/grpc-js');
-const protoLoader = require('@grpc/proto-loader');
-const { bls12_381 } = await import(pathToFileURL(path.join(vectors, 'node_modules/@noble/curves/bls12-381.js')).href);
+// Without the npm packages of tests/vectors the test skips (exit 77), saying
+// so, as the other tests that need them do.
+let grpc, protoLoader, bls12_381;
+try {
+  grpc = require('@grpc/grpc-js');
+  protoLoader = require('@grpc/proto-loader');
+  ({ bls12_381 } = await import(pathToFileURL(path.join(vectors, 'node_modules/@noble/curves/bls12-381.js')).href));
+} catch (e) {
+  console.log(`SKIP: the Node test packages are not installed (${e.code || e.message}); ` +
+              'scripts/setup.sh --test installs them');
+  process.exit(77);
+}
 
 const argIndex = process.argv.indexOf('--cuzk');
 const cuzk = argIndex > 0 ? path.resolve(process.argv[argIndex + 1]) : path.join(root, 'build/bin/cuzk');

@@ -68,9 +68,11 @@ class CircuitSource {
 };
 
 struct SourceOptions {
-  bool check_points = true;  // subgroup checks on load
+  // Subgroup checks of every key point on load; a key whose content passed
+  // them once is recorded in <cache_dir>/checked-keys and not checked again.
+  bool check_points = true;
   ThreadPool* pool = nullptr;
-  std::string cache_dir;     // demo circuits
+  std::string cache_dir;     // demo circuits, the record of checked keys
 };
 
 // The source for a validated spec. Demo circuits are generated here when

@@ -24,7 +24,8 @@ struct SubmitArgs {
 };
 
 struct StatusReply {
-  std::string text;  // human-readable summary of GetStatus
+  std::string text;  // human-readable summary of GetStatus's standard fields
+  std::string json;  // the daemon's whole status as GET /status serves it (empty from older daemons)
   uint64_t completed = 0, failed = 0, uptime_s = 0;
 };
 
