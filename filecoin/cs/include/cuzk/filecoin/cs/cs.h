@@ -146,17 +146,27 @@ concept ConstraintSystem = requires(CS& cs, const CS& ccs, Name n, const Fr& v) 
   { ccs.status() } -> std::convertible_to<const Status&>;
 };
 
-// Pushes a namespace for the lifetime of the object.
+// A Name that opens no namespace: a gadget given it works in its caller's
+// namespace (bellperson code that passes `cs` on without cs.namespace(..)).
+inline constexpr Name kSameNamespace{nullptr};
+
+// Pushes a namespace for the lifetime of the object (none for
+// kSameNamespace).
 template <class CS>
 class [[nodiscard]] Scope {
  public:
-  Scope(CS& cs, Name name) : cs_(cs) { cs_.push_namespace(name); }
-  ~Scope() { cs_.pop_namespace(); }
+  Scope(CS& cs, Name name) : cs_(cs), pushed_(name.head != nullptr) {
+    if (pushed_) cs_.push_namespace(name);
+  }
+  ~Scope() {
+    if (pushed_) cs_.pop_namespace();
+  }
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
 
  private:
   CS& cs_;
+  bool pushed_;
 };
 
 // Sorts terms by variable (inputs first), sums repeats and drops variables
