@@ -1,5 +1,6 @@
 #include "cuzk/filecoin/cs/recording_cs.h"
 
+#include <algorithm>
 #include <bit>
 
 namespace cuzk::filecoin::snark {
@@ -23,7 +24,10 @@ r1cs::Bitmap to_bitmap(const std::vector<uint64_t>& words, uint64_t bits) {
 }  // namespace
 
 RecordingCs::RecordingCs(const RecordingOptions& options)
-    : sink_(options.sink), sink_inputs_(options.num_inputs), check_(options.check) {
+    : sink_(options.sink),
+      sink_inputs_(options.num_inputs),
+      check_(options.check),
+      replicate_(options.replicate_sections && !options.sink && !options.check) {
   alloc_input(Name("ONE"), Fr::one());
 }
 
@@ -50,13 +54,75 @@ void RecordingCs::fail(Status s) {
   if (status_.ok()) status_ = std::move(s);
 }
 
+// Tags of section_outer_ entries.
+constexpr uint64_t kOuterAAux = 0, kOuterBAux = 1, kOuterBInput = 2;
+
 void RecordingCs::track_density(const std::vector<LcTerm>& terms, bool a_matrix) {
   for (const LcTerm& t : terms) {
+    const uint64_t i = t.var.index();
     if (!t.var.is_input()) {
-      set_bit(a_matrix ? a_aux_ : b_aux_, t.var.index());
+      set_bit(a_matrix ? a_aux_ : b_aux_, i);
+      if (in_section_ && i < section_aux_base_) section_outer_.push_back(((a_matrix ? kOuterAAux : kOuterBAux) << 62) | i);
     } else if (!a_matrix) {
-      set_bit(b_input_, t.var.index());
+      set_bit(b_input_, i);
+      if (in_section_ && i < section_in_base_) section_outer_.push_back((kOuterBInput << 62) | i);
     }
+  }
+}
+
+RecordingCs::Mark RecordingCs::begin_section() {
+  Mark m{counts_, std::move(section_outer_)};
+  std::sort(m.outer.begin(), m.outer.end());
+  m.outer.erase(std::unique(m.outer.begin(), m.outer.end()), m.outer.end());
+  section_outer_.clear();
+  in_section_ = true;
+  section_aux_base_ = counts_.num_aux;
+  section_in_base_ = counts_.num_inputs;
+  return m;
+}
+
+namespace {
+
+CircuitCounts minus(const CircuitCounts& a, const CircuitCounts& b) {
+  CircuitCounts d{a.num_inputs - b.num_inputs, a.num_aux - b.num_aux, a.num_constraints - b.num_constraints, {}};
+  for (size_t m = 0; m < 3; ++m) d.nonzeros[m] = a.nonzeros[m] - b.nonzeros[m];
+  return d;
+}
+
+bool get_bit(const std::vector<uint64_t>& w, uint64_t i) { return (w[i / 64] >> (i % 64)) & 1; }
+
+bool same_bits(const std::vector<uint64_t>& w, uint64_t a, uint64_t b, uint64_t len) {
+  for (uint64_t k = 0; k < len; ++k)
+    if (get_bit(w, a + k) != get_bit(w, b + k)) return false;
+  return true;
+}
+
+void copy_bits(std::vector<uint64_t>& w, uint64_t from, uint64_t to, uint64_t len) {
+  if (w.size() * 64 < to + len) w.resize((to + len + 63) / 64 + 1024, 0);
+  for (uint64_t k = 0; k < len; ++k)
+    if (get_bit(w, from + k)) set_bit(w, to + k);
+}
+
+}  // namespace
+
+void RecordingCs::replicate(const Mark& m0, const Mark& m1, const Mark& m2, size_t n) {
+  const CircuitCounts d = minus(m1.counts, m0.counts);
+  const bool same = d == minus(m2.counts, m1.counts) && m1.outer == m2.outer &&
+                    same_bits(a_aux_, m0.counts.num_aux, m1.counts.num_aux, d.num_aux) &&
+                    same_bits(b_aux_, m0.counts.num_aux, m1.counts.num_aux, d.num_aux) &&
+                    same_bits(b_input_, m0.counts.num_inputs, m1.counts.num_inputs, d.num_inputs);
+  if (!same) {
+    return fail(internal_error("sections 0 and 1 (" + format_path(names_) +
+                               ") do not synthesize identically; they cannot be replicated"));
+  }
+  for (size_t k = 2; k < n; ++k) {
+    copy_bits(a_aux_, m1.counts.num_aux, counts_.num_aux, d.num_aux);
+    copy_bits(b_aux_, m1.counts.num_aux, counts_.num_aux, d.num_aux);
+    copy_bits(b_input_, m1.counts.num_inputs, counts_.num_inputs, d.num_inputs);
+    counts_.num_inputs += d.num_inputs;
+    counts_.num_aux += d.num_aux;
+    counts_.num_constraints += d.num_constraints;
+    for (size_t m = 0; m < 3; ++m) counts_.nonzeros[m] += d.nonzeros[m];
   }
 }
 

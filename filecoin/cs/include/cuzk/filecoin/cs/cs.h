@@ -133,6 +133,16 @@ struct Name {
 //                               value-based sanity checks are skipped then
 //   void fail(Status)           records the first synthesis error (bad
 //                               input found mid-synthesis); status() returns it
+//   void sections(n, fn)        calls fn(cs_i, i) for i in [0, n), where the
+//                               n sections allocate the same numbers of
+//                               inputs and aux and enforce the same rows on
+//                               the same relative variables, whatever the
+//                               values, and touch no variable of another
+//                               section (PoRep challenges, PoSt sectors).
+//                               cs_i has the type of cs: cs itself, or a back
+//                               end for the section's slice of variables,
+//                               possibly on another thread, so fn may only
+//                               read what it shares with other sections.
 // Variables are never freed; a back end is used by one thread at a time.
 template <class CS>
 concept ConstraintSystem = requires(CS& cs, const CS& ccs, Name n, const Fr& v) {

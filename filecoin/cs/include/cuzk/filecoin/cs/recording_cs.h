@@ -32,6 +32,12 @@ struct RecordingOptions {
   uint64_t num_inputs = 0;
   // Keep the values and check each row as it is added.
   bool check = false;
+  // Counting only (no sink, no check): of n >= 3 sections, synthesize the
+  // first two, require them to be identical (counts, density pattern of their
+  // own variables, outer variables touched), and account for the other n − 2
+  // as copies of the second. Exact for sections that synthesize identically
+  // whatever their values, which is the sections contract (cs.h).
+  bool replicate_sections = false;
 };
 
 // The shape of a synthesized circuit. Non-zeros count the circuit's rows
@@ -63,6 +69,23 @@ class RecordingCs {
     add_row(name);
   }
 
+  // n sections that allocate and constrain identically: fn(cs, i) for
+  // i in [0, n) in order, or replicated (RecordingOptions).
+  template <class F>
+  void sections(size_t n, F&& fn) {
+    if (!replicate_ || n < 3 || in_section_) {
+      for (size_t i = 0; i < n; ++i) fn(*this, i);
+      return;
+    }
+    const Mark m0 = begin_section();
+    fn(*this, size_t(0));
+    const Mark m1 = begin_section();
+    fn(*this, size_t(1));
+    const Mark m2 = begin_section();
+    in_section_ = false;
+    replicate(m0, m1, m2, n);
+  }
+
   void push_namespace(Name name) { names_.push_back(name); }
   void pop_namespace() { names_.pop_back(); }
 
@@ -88,6 +111,12 @@ class RecordingCs {
   const Fr& value(Var v) const { return v.is_input() ? input_values_[v.index()] : aux_values_[v.index()]; }
 
  private:
+  struct Mark {
+    CircuitCounts counts;
+    std::vector<uint64_t> outer;  // outer variables touched by the section that ends here
+  };
+  Mark begin_section();
+  void replicate(const Mark& m0, const Mark& m1, const Mark& m2, size_t n);
   void add_row(Name name);
   void track_density(const std::vector<LcTerm>& terms, bool a_matrix);
   Fr evaluate(const std::vector<LcTerm>& terms) const;
@@ -97,6 +126,10 @@ class RecordingCs {
   r1cs::RowSink* sink_;
   uint64_t sink_inputs_;
   bool check_;
+  bool replicate_;
+  bool in_section_ = false;
+  uint64_t section_aux_base_ = 0, section_in_base_ = 0;
+  std::vector<uint64_t> section_outer_;  // (matrix << 62) | raw index of outer variables touched
   CircuitCounts counts_;
   std::array<Lc, 3> lcs_;
   std::vector<r1cs::LinTerm> sink_terms_[3];

@@ -175,4 +175,31 @@ UInt32 addmany(MultiEq<CS>& meq, Name name, std::span<const UInt32> operands) {
   return r;
 }
 
+// 64-bit words (rust-fil-proofs storage-proofs-core gadgets/uint64.rs): the
+// PoRep challenge index.
+struct UInt64 {
+  std::array<Boolean, 64> bits;  // least significant first
+  uint64_t value = 0;
+
+  static UInt64 constant(uint64_t v) {
+    UInt64 r;
+    for (int i = 0; i < 64; ++i) r.bits[size_t(i)] = Boolean::constant((v >> i) & 1);
+    r.value = v;
+    return r;
+  }
+  void append_bits_be(std::vector<Boolean>& out) const {
+    for (int i = 63; i >= 0; --i) out.push_back(bits[size_t(i)]);
+  }
+};
+
+// 64 bits "allocated bit i".
+template <class CS>
+UInt64 alloc_uint64(CS& cs, Name name, uint64_t v) {
+  Scope<CS> ns(cs, name);
+  UInt64 r;
+  for (int i = 0; i < 64; ++i) r.bits[size_t(i)] = Boolean(alloc_bit(cs, Name("allocated bit ", i), (v >> i) & 1));
+  r.value = v;
+  return r;
+}
+
 }  // namespace cuzk::filecoin::snark
