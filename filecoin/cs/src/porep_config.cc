@@ -32,12 +32,6 @@ Status check_levels(const std::vector<PathLevel>& got, const std::vector<PathLev
   return ok_status();
 }
 
-Status check_path(const AuthPath& got, const AuthPath& want, const std::string& what) {
-  RETURN_IF_ERROR(check_levels(got.base, want.base, what + " (base)"));
-  RETURN_IF_ERROR(check_levels(got.sub, want.sub, what + " (sub)"));
-  return check_levels(got.top, want.top, what + " (top)");
-}
-
 Status check_columns(const std::vector<ColumnOpening>& cols, size_t count, const PorepConfig& config,
                      const AuthPath& want, const std::string& what) {
   if (cols.size() != count) {
@@ -49,12 +43,18 @@ Status check_columns(const std::vector<ColumnOpening>& cols, size_t count, const
       return invalid_argument(w + ": column of " + std::to_string(cols[k].rows.size()) + " rows, expected " +
                               std::to_string(config.layers));
     }
-    RETURN_IF_ERROR(check_path(cols[k].path, want, w + " path"));
+    RETURN_IF_ERROR(check_auth_path(cols[k].path, want, w + " path"));
   }
   return ok_status();
 }
 
 }  // namespace
+
+Status check_auth_path(const AuthPath& got, const AuthPath& want, const std::string& what) {
+  RETURN_IF_ERROR(check_levels(got.base, want.base, what + " (base)"));
+  RETURN_IF_ERROR(check_levels(got.sub, want.sub, what + " (sub)"));
+  return check_levels(got.top, want.top, what + " (top)");
+}
 
 StatusOr<PorepConfig> porep_config(uint64_t sector_bytes) {
   PorepConfig c;
@@ -112,9 +112,9 @@ Status check_porep_partition(const PorepConfig& config, const PorepPartition& p)
       return invalid_argument(where(i, "index") + " " + std::to_string(ch.challenge) + " is outside the sector's " +
                               std::to_string(config.nodes()) + " nodes");
     }
-    RETURN_IF_ERROR(check_path(ch.comm_d_path, path_d, where(i, "comm_d path")));
-    RETURN_IF_ERROR(check_path(ch.comm_r_last_path, path_r, where(i, "comm_r_last path")));
-    RETURN_IF_ERROR(check_path(ch.comm_c_path, path_r, where(i, "comm_c path")));
+    RETURN_IF_ERROR(check_auth_path(ch.comm_d_path, path_d, where(i, "comm_d path")));
+    RETURN_IF_ERROR(check_auth_path(ch.comm_r_last_path, path_r, where(i, "comm_r_last path")));
+    RETURN_IF_ERROR(check_auth_path(ch.comm_c_path, path_r, where(i, "comm_c path")));
     RETURN_IF_ERROR(check_columns(ch.drg_parents, size_t(config.drg_degree), config, path_r, where(i, "drg parent")));
     RETURN_IF_ERROR(check_columns(ch.exp_parents, size_t(config.exp_degree), config, path_r, where(i, "exp parent")));
   }

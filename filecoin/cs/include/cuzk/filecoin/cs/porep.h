@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cuzk/base/status.h"
@@ -53,6 +54,10 @@ struct PorepPartition {
   Fr replica_id, comm_d, comm_r, comm_r_last, comm_c;
   std::vector<PorepChallenge> challenges;
 };
+
+// OK when `got` has the levels and arities of `want` and every index is
+// below its level's arity; else INVALID_ARGUMENT starting with `what`.
+Status check_auth_path(const AuthPath& got, const AuthPath& want, const std::string& what);
 
 // An all-zero path of the given tree shape over `leaves` leaves
 // (AuthPath::blank).
