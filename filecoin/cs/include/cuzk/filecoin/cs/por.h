@@ -11,6 +11,7 @@
 #include "cuzk/filecoin/cs/num.h"
 #include "cuzk/filecoin/cs/poseidon.h"
 #include "cuzk/filecoin/cs/sha256.h"
+#include "cuzk/filecoin/merkle.h"
 
 namespace cuzk::filecoin::snark {
 
@@ -146,6 +147,38 @@ void por(CS& cs, Name name, TreeHasher h, const Root& value, const AuthPath& pat
       Name("enforce root is correct"), [&](Lc& lc) { lc.add(cur.var); }, [&](Lc& lc) { lc.add(Var::one()); },
       [&](Lc& lc) { lc.add(rt.var); });
   if (!private_root) inputize(cs, Name("root"), rt);
+}
+
+// por_no_challenge_input: the challenge bits are given (little-endian, the
+// concatenated insertion indices of the levels); `path` holds each level's
+// siblings, base levels first, then the sub and top level when `shape` has
+// them. Per level "merkle proof insert (height=h)" and "merkle proof hash
+// (height=h)"; finally computed_root·ONE = root.
+// REQUIRES: the bits and levels agree with the shape.
+template <class CS>
+void por_no_challenge_input(CS& cs, Name name, TreeHasher h, const TreeShape& shape,
+                            std::span<const AllocatedBit> challenge_bits, const AllocatedNum& leaf,
+                            const std::vector<std::vector<AllocatedNum>>& path, const AllocatedNum& root) {
+  Scope<CS> ns(cs, name);
+  const size_t extra = shape.top ? 2 : shape.sub ? 1 : 0;
+  const size_t base_levels = path.size() - extra;
+  AllocatedNum cur = leaf;
+  size_t bit = 0;
+  for (size_t height = 0; height < path.size(); ++height) {
+    const size_t arity = height < base_levels ? size_t(shape.base) : height == base_levels ? size_t(shape.sub)
+                                                                                           : size_t(shape.top);
+    std::vector<Boolean> index;
+    for (size_t k = 1; k < arity; k <<= 1) index.push_back(Boolean(challenge_bits[bit++]));
+    std::vector<AllocatedNum> preimage;
+    {
+      Scope<CS> ins(cs, Name("merkle proof insert (height=", int64_t(height), ")"));
+      preimage = insert(cs, cur, index, path[height]);
+    }
+    cur = hash_multi_leaf(cs, Name("merkle proof hash (height=", int64_t(height), ")"), h, preimage);
+  }
+  cs.enforce(
+      Name("calculated root == provided root"), [&](Lc& lc) { lc.add(cur.var); },
+      [&](Lc& lc) { lc.add(Var::one()); }, [&](Lc& lc) { lc.add(root.var); });
 }
 
 // The public inputs por() allocates for a challenged leaf with a private
