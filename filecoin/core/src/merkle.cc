@@ -141,6 +141,16 @@ std::string tree_shape_name(const TreeShape& s) {
   return std::to_string(s.base) + "-" + std::to_string(s.sub) + "-" + std::to_string(s.top);
 }
 
+size_t expected_path_length(const TreeShape& shape, uint64_t leaves) {
+  uint64_t per_base = leaves / uint64_t(shape.base_count());
+  size_t len = 0;
+  while (per_base > 1) {
+    per_base /= uint64_t(shape.base);
+    ++len;
+  }
+  return len + (shape.sub ? 1 : 0) + (shape.top ? 1 : 0);
+}
+
 StatusOr<ShapedTree> ShapedTree::build(const TreeShape& shape, std::vector<Node> leaves) {
   const size_t count = size_t(shape.base_count());
   if (shape.top && !shape.sub) return invalid_argument("tree shape " + tree_shape_name(shape) + " has a top but no sub");

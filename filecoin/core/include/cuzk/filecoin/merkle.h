@@ -102,6 +102,10 @@ struct TreeShape {
 // INVALID_ARGUMENT for another size.
 StatusOr<TreeShape> tree_r_shape(uint64_t sector_bytes);
 std::string tree_shape_name(const TreeShape& s);  // "8-8-0"
+// The number of path elements of an inclusion proof in a tree of this shape
+// over `leaves` leaves: log_base(leaves per base tree), plus one for a sub
+// and one for a top level (rust-fil-proofs compound_path_length).
+size_t expected_path_length(const TreeShape& shape, uint64_t leaves);
 
 // Tree C / tree R-last: a Poseidon tree of a given shape.
 class ShapedTree {
