@@ -13,12 +13,12 @@ std::array<Fr, 256> make_pow2_table() {
   return t;
 }
 
-bool key_less(const LcTerm& x, const LcTerm& y) { return x.var.order_key() < y.var.order_key(); }
+inline bool key_less(const LcTerm& x, const LcTerm& y) { return x.var.order_key() < y.var.order_key(); }
 
 // Insertion sort beats std::sort for the short combinations most rows have.
 void sort_terms(std::vector<LcTerm>& terms) {
   if (terms.size() > 24) {
-    std::sort(terms.begin(), terms.end(), key_less);
+    std::sort(terms.begin(), terms.end(), [](const LcTerm& x, const LcTerm& y) { return key_less(x, y); });
     return;
   }
   for (size_t i = 1; i < terms.size(); ++i) {

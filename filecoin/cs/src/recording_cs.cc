@@ -9,7 +9,7 @@ namespace {
 void set_bit(std::vector<uint64_t>& words, uint64_t i) { words[i / 64] |= uint64_t(1) << (i % 64); }
 
 void grow_bits(std::vector<uint64_t>& words, uint64_t bits) {
-  if (words.size() * 64 < bits) words.resize(words.size() + 1024, 0);
+  if (words.size() * 64 < bits) words.resize(std::max<size_t>(2 * words.size(), (bits + 63) / 64 + 1024), 0);
 }
 
 r1cs::Bitmap to_bitmap(const std::vector<uint64_t>& words, uint64_t bits) {
@@ -98,7 +98,7 @@ bool same_bits(const std::vector<uint64_t>& w, uint64_t a, uint64_t b, uint64_t 
 }
 
 void copy_bits(std::vector<uint64_t>& w, uint64_t from, uint64_t to, uint64_t len) {
-  if (w.size() * 64 < to + len) w.resize((to + len + 63) / 64 + 1024, 0);
+  grow_bits(w, to + len);
   for (uint64_t k = 0; k < len; ++k)
     if (get_bit(w, from + k)) set_bit(w, to + k);
 }
