@@ -70,6 +70,7 @@ uint64_t Engine::Impl::partition_estimate(const CircuitInfo& info, uint64_t wtns
 Status Engine::Impl::validate_request(const JobRequest& r, uint64_t* est_partition_bytes) {
   if (!is_known_kind(int(r.kind)) || r.kind == ProofKind::kUnspecified)
     return invalid_argument("proof_kind " + std::to_string(int(r.kind)) + " is not a valid kind");
+  if (is_filecoin_kind(r.kind)) return validate_filecoin_request(r, est_partition_bytes);
   if (r.kind != ProofKind::kGroth16Circuit) return ok_status();  // fails as a job (no synthesis)
   if (r.circuit_id.empty()) return invalid_argument("GROTH16_CIRCUIT needs circuit_id");
   if (!keys_->has(r.circuit_id)) return not_found("unknown circuit \"" + r.circuit_id + "\"");
@@ -110,6 +111,7 @@ StatusOr<SubmitResult> Engine::Impl::submit(JobRequest request) {
 
 StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
   request.priority = effective_priority(request.kind, request.priority);
+  if (is_filecoin_kind(request.kind)) RETURN_IF_ERROR(route_filecoin_request(request));
   auto digest = request_digest(request);
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -137,6 +139,7 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
   job->digest = digest;
   job->est_partition_bytes = est;
   job->submitted = Clock::now();
+  if (is_filecoin_kind(request.kind)) add_filecoin_partitions(request, *job);
   for (size_t i = 0; i < request.witnesses.size(); ++i) {
     auto p = std::make_unique<Partition>();
     p->index = uint32_t(i);
@@ -172,7 +175,11 @@ StatusOr<SubmitResult> Engine::Impl::enqueue(std::shared_ptr<Job> job) {
   unfinished_++;
   metrics_.add_counter("cuzk_jobs_submitted_total", 1, kind_label(job->kind));
   SubmitResult out{job->id, 0, false};
-  if (job->kind != ProofKind::kGroth16Circuit) {
+  if (!job->decode_error.empty()) {
+    finish_job_locked(*job, JobOutcome::kFailed, job->decode_error);
+    return out;
+  }
+  if (job->kind != ProofKind::kGroth16Circuit && !job->filecoin) {
     std::string kind(proof_kind_name(job->kind));
     finish_job_locked(*job, JobOutcome::kFailed,
                                   "UNIMPLEMENTED: proof kind " + kind +

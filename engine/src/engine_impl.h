@@ -70,6 +70,8 @@ struct Job {
   uint64_t est_partition_bytes = 0;
   Clock::time_point submitted;
   std::vector<std::unique_ptr<Partition>> partitions;  // the vector is fixed after submit
+  std::shared_ptr<const FilecoinWork> filecoin;        // Filecoin kinds: the decoded request
+  std::string decode_error;                            // Filecoin kinds: why decoding failed
   std::atomic<bool> finished{false};  // mirrors outcome != kUnknown, for lock-free checks
 
   // GUARDED_BY(Impl::mu_):
@@ -146,6 +148,11 @@ class Engine::Impl {
   // REQUIRES: the caller holds the partition (popped it or removed it).
   static void release_buffers(Partition& p);
   Status validate_request(const JobRequest& request, uint64_t* est_partition_bytes);
+  // filecoin_jobs.cc: the circuit of a Filecoin request, its partition
+  // estimate, and the job's partitions from the decoded vanilla proofs.
+  Status route_filecoin_request(JobRequest& request);
+  Status validate_filecoin_request(const JobRequest& request, uint64_t* est_partition_bytes);
+  void add_filecoin_partitions(const JobRequest& request, Job& job);
   void set_state(Item& item, PartitionState state, WorkerSlot* slot = nullptr);
   void set_busy(WorkerSlot* slot, const Item* item);
   // Ends a job (REQUIRES: mu_ held); returns the queued items to destroy

@@ -149,16 +149,25 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
     p.srs_wait_ms = waited_ms;
   }
   set_state(item, PartitionState::kPreparing, slot);
-  ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
-  ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));
-  p.reservation.release(p.wtns.size());
-  std::string().swap(p.wtns);
   const LoadedCircuit& c = *p.key;
+  if (job.filecoin) {
+    // Witness generation from the vanilla proof (the hot path of a Filecoin proof).
+    ASSIGN_OR_RETURN(p.witness, job.filecoin->witness(p.index, pool_.get(), c.prove_circuit.shape()));
+  } else {
+    ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
+    ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));
+    p.reservation.release(p.wtns.size());
+    std::string().swap(p.wtns);
+  }
   if (p.witness.size() != c.pk.num_vars())
     return invalid_argument("witness has " + std::to_string(p.witness.size()) + " values, the key has " +
                             std::to_string(c.pk.num_vars()) + " variables");
   if (c.check_circuit) RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, p.witness, pool_.get()));
-  p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
+  if (job.filecoin) {
+    p.public_inputs = job.filecoin->public_inputs(p.index);  // from the public parameters, not the witness
+  } else {
+    p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
+  }
   if (job.finished.load()) return ok_status();
   // The matvec stage runs here, outside the device interlock.
   auto start = Clock::now();

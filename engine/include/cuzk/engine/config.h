@@ -20,10 +20,23 @@ struct DemoCircuitSpec {
   uint64_t seed = 1;                // circuit, witness and key seed
 };
 
+// A Filecoin circuit that cuzk synthesizes itself (PoRep, Winning and Window
+// PoSt, SnapDeals at one sector size). Its rows are synthesized once and
+// cached in the engine's cache_dir; its key is the CircuitSpec's `params`
+// (an official Filecoin .params file, checked against the synthesized
+// circuit) or, with dev_key, an INSECURE development key generated into
+// cache_dir on first use.
+struct FilecoinCircuitSpec {
+  std::string kind;          // "porep", "winning-post", "window-post", "snap-deals"
+  uint64_t sector_size = 0;  // bytes
+  bool dev_key = false;
+  uint64_t dev_seed = 1;
+};
+
 // A registered circuit: a proving key and what the prover needs besides it.
 // Exactly one source: `zkey` (a snarkjs key, which carries its A/B
-// coefficients), `params` with `r1cs` (a bellperson key and its circuit), or
-// `demo`.
+// coefficients), `params` with `r1cs` (a bellperson key and its circuit),
+// `demo`, or `filecoin` (with `params` or a dev key, no r1cs).
 struct CircuitSpec {
   std::string id;
   std::string zkey;
@@ -36,6 +49,8 @@ struct CircuitSpec {
   std::string check_r1cs;
   bool demo = false;
   DemoCircuitSpec demo_spec;
+  FilecoinCircuitSpec filecoin;  // used when filecoin.kind is set
+  bool is_filecoin() const { return !filecoin.kind.empty(); }
 };
 
 struct EngineConfig {
