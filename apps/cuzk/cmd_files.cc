@@ -124,6 +124,7 @@ void add_file_prove_command(CLI::App& app, Runner* runner) {
   cmd->add_option("--public", a->public_json, "Output public inputs as snarkjs public.json");
   cmd->add_flag("--no-check", a->no_check, "Skip subgroup checks of key points (trusted files only)");
   cmd->add_option("--threads", a->threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
+  add_backend_options(cmd, &a->backend);
   cmd->callback([runner, a] { *runner = [a] { return run_file_prove(*a); }; });
 }
 

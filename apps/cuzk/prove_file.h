@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "backend_select.h"
+
 namespace cuzk::app {
 
 struct FileProveArgs {
@@ -15,6 +17,7 @@ struct FileProveArgs {
   std::string public_json;  // output: snarkjs public.json
   bool no_check = false;    // skip subgroup checks of key points (trusted files)
   int threads = 0;          // 0 = all cores
+  BackendChoice backend;
 };
 
 int run_file_prove(const FileProveArgs& args);

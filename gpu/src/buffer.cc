@@ -1,8 +1,10 @@
 #include "cuzk/gpu/buffer.h"
 
+#include <cstdio>
 #include <string>
 
 #include "cuzk/gpu/check.h"
+#include "cuzk/gpu/vram_budget.h"
 
 namespace cuzk::gpu {
 namespace detail {
@@ -75,6 +77,37 @@ bool is_device_pointer(const void* p) {
     return false;
   }
   return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+}  // namespace cuzk::gpu
+
+namespace cuzk::gpu {
+
+bool is_pinned_host_pointer(const void* p) {
+  if (p == nullptr) return false;
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
+StatusOr<void*> mapped_device_pointer(const void* host) {
+  void* d = nullptr;
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaHostGetDevicePointer(&d, const_cast<void*>(host), 0)));
+  return d;
+}
+
+std::string VramBudget::format_bytes(uint64_t bytes) {
+  char buf[32];
+  if (bytes >= (uint64_t(1) << 30))
+    std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(uint64_t(1) << 30));
+  else if (bytes >= (uint64_t(1) << 20))
+    std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(uint64_t(1) << 20));
+  else
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  return buf;
 }
 
 }  // namespace cuzk::gpu

@@ -1,9 +1,11 @@
 // The CPU backend: H via the ntt/ layer, MSMs via msm/ with the 0/1 split.
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <utility>
 
 #include "cuzk/groth16/backend.h"
+#include "cuzk/groth16/lane_util.h"
 #include "cuzk/msm/msm.h"
 #include "cuzk/msm/split.h"
 #include "cuzk/ntt/domain.h"
@@ -12,26 +14,18 @@
 namespace cuzk::groth16 {
 namespace {
 
-class CpuBackend final : public Backend {
+// The H step and the domains it needs (shared by the CPU backend's lanes).
+class CpuH {
  public:
-  explicit CpuBackend(ThreadPool* pool) : pool_(pool ? pool : &default_thread_pool()) {}
+  explicit CpuH(ThreadPool* pool) : pool_(pool) {}
 
-  std::string_view name() const override { return "cpu"; }
-
-  Status compute_h(KeyLayout layout, int lg_n, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) override {
+  // a ← the H scalars (backend.h, ProofInputs); b and c are clobbered.
+  Status compute_h(KeyLayout layout, int lg_n, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
     ASSIGN_OR_RETURN(const ntt::Domain* d, domain(lg_n, root_convention(layout)));
     if (a.size() != d->size() || b.size() != d->size() || c.size() != d->size())
       return invalid_argument("compute_h: a, b, c must have the domain size " + std::to_string(d->size()));
     return layout == KeyLayout::kBellperson ? h_bellperson(*d, a, b, c) : h_snarkjs(*d, lg_n, a, b, c);
   }
-
-  ec::G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override {
-    return msm::split_msm<ec::G1Curve>(bases, scalars, {.pool = pool_});
-  }
-  ec::G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars) override {
-    return msm::split_msm<ec::G2Curve>(bases, scalars, {.pool = pool_});
-  }
-
  private:
   // h = (A·B − C)/Z on the coset 7·ω^j, where Z(7·ω^j) = 7^n − 1 for all j:
   // 3 iNTT + 3 coset NTT + 1 coset iNTT, and one pass for the element-wise step.
@@ -79,6 +73,88 @@ class CpuBackend final : public Backend {
   ThreadPool* pool_;
   std::mutex mu_;
   std::map<std::pair<int, int>, std::unique_ptr<ntt::Domain>> domains_;  // GUARDED_BY(mu_)
+};
+
+
+class CpuKey final : public AttachedKey {
+ public:
+  using AttachedKey::AttachedKey;
+  uint64_t device_bytes() const override { return 0; }
+  std::string placement() const override { return "host"; }
+};
+
+class CpuLane final : public Lane {
+ public:
+  CpuLane(ThreadPool* pool, std::shared_ptr<CpuH> h) : pool_(pool), h_(std::move(h)) {}
+
+  Status stage(std::shared_ptr<const AttachedKey> key, const ProofInputs& in) override {
+    RETURN_IF_ERROR(check_inputs(key->pk(), in));
+    key_ = std::move(key);
+    in_ = in;
+    return ok_status();
+  }
+
+  StatusOr<MsmSums> run() override {
+    if (!key_) return failed_precondition("lane: nothing staged");
+    std::shared_ptr<const AttachedKey> key = std::move(key_);
+    const ProvingKey& pk = key->pk();
+    times_ = LaneTimes{};
+    times_.plan = "cpu";
+    auto t0 = std::chrono::steady_clock::now();
+    RETURN_IF_ERROR(h_->compute_h(pk.layout, pk.lg_n, in_.a, in_.b, in_.c));
+    mark("h", t0);
+    const msm::MsmOptions mo{.pool = pool_};
+    std::span<const Fr> w = in_.witness;
+    MsmSums out;
+    out.h = msm::split_msm<ec::G1Curve>(std::span<const G1Affine>(pk.h), std::span<const Fr>(in_.a).first(pk.h.size()), mo);
+    mark("msm_h", t0);
+    out.l = msm::split_msm<ec::G1Curve>(std::span<const G1Affine>(pk.l), w.subspan(pk.num_inputs), mo);
+    mark("msm_l", t0);
+    std::vector<Fr> wa = msm::gather_by_density(w, pk.a_density.words, pk.a_density.bit_len);
+    out.a = msm::split_msm<ec::G1Curve>(std::span<const G1Affine>(pk.a), std::span<const Fr>(wa), mo);
+    mark("msm_a", t0);
+    std::vector<Fr> wb = msm::gather_by_density(w, pk.b_density.words, pk.b_density.bit_len);
+    msm::SplitScalars split = msm::classify(wb, mo);
+    out.b1 = msm::split_msm<ec::G1Curve>(std::span<const G1Affine>(pk.b_g1), split, mo);
+    mark("msm_b1", t0);
+    out.b2 = msm::split_msm<ec::G2Curve>(std::span<const G2Affine>(pk.b_g2), split, mo);
+    mark("msm_b2", t0);
+    return out;
+  }
+
+  const LaneTimes& times() const override { return times_; }
+
+ private:
+  void mark(const char* stage, std::chrono::steady_clock::time_point& t0) {
+    auto t1 = std::chrono::steady_clock::now();
+    times_.stages_ms.emplace_back(stage, std::chrono::duration<double, std::milli>(t1 - t0).count());
+    t0 = t1;
+  }
+
+  ThreadPool* pool_;
+  std::shared_ptr<CpuH> h_;
+  std::shared_ptr<const AttachedKey> key_;
+  ProofInputs in_;
+  LaneTimes times_;
+};
+
+class CpuBackend final : public Backend {
+ public:
+  explicit CpuBackend(ThreadPool* pool)
+      : pool_(pool ? pool : &default_thread_pool()), h_(std::make_shared<CpuH>(pool_)) {}
+  std::string_view name() const override { return "cpu"; }
+  std::string describe() const override { return "cpu (" + std::to_string(pool_->size()) + " threads)"; }
+  StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk) override {
+    RETURN_IF_ERROR(pk.check_shape());
+    return std::shared_ptr<const AttachedKey>(std::make_shared<CpuKey>(pk));
+  }
+  StatusOr<std::unique_ptr<Lane>> make_lane() override {
+    return std::unique_ptr<Lane>(std::make_unique<CpuLane>(pool_, h_));
+  }
+
+ private:
+  ThreadPool* pool_;
+  std::shared_ptr<CpuH> h_;
 };
 
 }  // namespace

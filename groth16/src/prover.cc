@@ -1,10 +1,12 @@
 #include "cuzk/groth16/prover.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "cuzk/base/random.h"
 #include "cuzk/ec/scalar_mul.h"
+#include "cuzk/groth16/lane_util.h"
 #include "cuzk/r1cs/eval.h"
 
 namespace cuzk::groth16 {
@@ -15,21 +17,6 @@ Fr nonzero_random(OsRng& rng) {
     Fr f = Fr::random(rng);
     if (!f.is_zero()) return f;
   }
-}
-
-// The scalars of the variables whose density bit is set, in variable order.
-std::vector<Fr> gather(std::span<const Fr> w, const r1cs::Bitmap& density) {
-  std::vector<Fr> out;
-  out.reserve(density.popcount);
-  for (size_t word = 0; word < density.words.size(); ++word) {
-    uint64_t bits = density.words[word];
-    while (bits) {
-      int b = __builtin_ctzll(bits);
-      bits &= bits - 1;
-      out.push_back(w[word * 64 + size_t(b)]);
-    }
-  }
-  return out;
 }
 
 Status check_inputs(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> w) {
@@ -47,45 +34,35 @@ Status check_inputs(const ProvingKey& pk, const r1cs::Circuit& circuit, std::spa
 
 // a, b, c over the domain: the circuit's rows, then (bellperson) one row per
 // input with a = w_input, zero-padded to n.
-StatusOr<RowValues> matvec(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> w,
-                      const ProveOptions& options, ThreadPool& pool) {
+Status matvec(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> w, const ProveOptions& options,
+              ThreadPool& pool, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
   uint64_t n = pk.domain_size();
   uint64_t m = circuit.num_constraints();
   uint64_t rows = m + (pk.layout == KeyLayout::kBellperson ? pk.num_inputs : 0);
   if (rows > n)
     return failed_precondition("circuit has " + std::to_string(rows) + " rows (with input rows) but the key's domain holds " +
                                std::to_string(n));
-  RowValues r{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
-  RETURN_IF_ERROR(r1cs::compute_abc(circuit, w, std::span<Fr>(r.a.data(), m), std::span<Fr>(r.b.data(), m),
-                                    std::span<Fr>(r.c.data(), m), &pool));
+  if (a.size() != n || b.size() != n || c.size() != n)
+    return invalid_argument("row buffers must have the domain size " + std::to_string(n));
+  RETURN_IF_ERROR(r1cs::compute_abc(circuit, w, a.first(m), b.first(m), c.first(m), &pool));
+  pool.parallel_for(n - m, 1 << 16, [&](size_t lo, size_t hi) {
+    for (size_t i = m + lo; i < m + hi; ++i) a[i] = b[i] = c[i] = Fr::zero();
+  });
   if (pk.layout == KeyLayout::kBellperson)
-    for (uint64_t s = 0; s < pk.num_inputs; ++s) r.a[m + s] = w[s];
+    for (uint64_t s = 0; s < pk.num_inputs; ++s) a[m + s] = w[s];
   if (options.c_rule == CRule::kProductOfAB) {
-    pool.parallel_for(m, 4096, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) r.c[i] = r.a[i] * r.b[i];
+    pool.parallel_for(m, 4096, [&](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; ++i) c[i] = a[i] * b[i];
     });
   }
-  return r;
+  return ok_status();
 }
 
-struct MsmResults {
-  ec::G1Jacobian h, l, a, b1;
-  ec::G2Jacobian b2;
-};
+}  // namespace
 
-MsmResults run_msms(const ProvingKey& pk, std::span<const Fr> h_scalars, std::span<const Fr> w, Backend& backend) {
-  MsmResults out;
-  out.h = backend.msm_g1(pk.h, h_scalars.first(pk.h.size()));
-  out.l = backend.msm_g1(pk.l, w.subspan(pk.num_inputs));
-  std::vector<Fr> wa = gather(w, pk.a_density);
-  out.a = backend.msm_g1(pk.a, wa);
-  std::vector<Fr> wb = gather(w, pk.b_density);
-  out.b1 = backend.msm_g1(pk.b_g1, wb);
-  out.b2 = backend.msm_g2(pk.b_g2, wb);
-  return out;
-}
-
-Proof assemble(const VerifyingKey& vk, const MsmResults& m, const Blinding& bl) {
+// A = α + A_m + r·δ,  B = β + B2_m + s·δ,  B1 = β1 + B1_m + s·δ1,
+// C = L_m + H_m + s·A + r·B1 − r·s·δ1.
+Proof assemble(const VerifyingKey& vk, const MsmSums& m, const Blinding& bl) {
   using ec::G1Jacobian;
   using ec::G2Jacobian;
   G1Jacobian a = m.a + vk.alpha_g1 + ec::mul(vk.delta_g1, bl.r);
@@ -95,8 +72,6 @@ Proof assemble(const VerifyingKey& vk, const MsmResults& m, const Blinding& bl) 
   return Proof{a.to_affine(), b.to_affine(), c.to_affine()};
 }
 
-}  // namespace
-
 Blinding Blinding::random() {
   OsRng rng;
   Blinding b;
@@ -105,46 +80,58 @@ Blinding Blinding::random() {
   return b;
 }
 
-StatusOr<RowValues> compute_rows(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
-                                 const ProveOptions& options) {
+Status compute_rows_into(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+                         std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const ProveOptions& options) {
   ThreadPool& pool = options.pool ? *options.pool : default_thread_pool();
   RETURN_IF_ERROR(check_inputs(pk, circuit, witness));
   if (options.check_satisfied && options.c_rule == CRule::kMatrix)
     RETURN_IF_ERROR(r1cs::is_satisfied(circuit, witness, &pool));
   TraceSpan span(options.metrics, "prove.matvec");
-  ASSIGN_OR_RETURN(RowValues rows, matvec(pk, circuit, witness, options, pool));
+  RETURN_IF_ERROR(matvec(pk, circuit, witness, options, pool, a, b, c));
   if (options.cancelled && options.cancelled()) return cancelled("proof cancelled after the matvec stage");
-  return rows;
+  return ok_status();
+}
+
+StatusOr<RowValues> compute_rows(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+                                 const ProveOptions& options) {
+  RETURN_IF_ERROR(pk.check_shape());
+  const uint64_t n = pk.domain_size();
+  RowValues r{std::vector<Fr>(n), std::vector<Fr>(n), std::vector<Fr>(n)};
+  RETURN_IF_ERROR(compute_rows_into(pk, circuit, witness, r.a, r.b, r.c, options));
+  return r;
+}
+
+StatusOr<Proof> prove_on_lane(std::shared_ptr<const AttachedKey> key, const ProofInputs& in, const Blinding& blinding,
+                              Lane& lane, const ProveOptions& options, StageTimes* times) {
+  const ProvingKey& pk = key->pk();
+  RETURN_IF_ERROR(groth16::check_inputs(pk, in));
+  StageTimes t = times ? *times : StageTimes{};
+  TraceSpan stage_span(options.metrics, "prove.stage");
+  RETURN_IF_ERROR(lane.stage(std::move(key), in));
+  t.stage_s = stage_span.stop();
+  if (options.cancelled && options.cancelled()) return cancelled("proof cancelled before the device stages");
+  TraceSpan run_span(options.metrics, "prove.device");
+  ASSIGN_OR_RETURN(MsmSums sums, lane.run());
+  const double run_s = run_span.stop();
+  t.lane = lane.times();
+  t.h_s = t.lane.get("h") / 1000;
+  t.msm_s = std::max(0.0, run_s - t.h_s);
+  if (options.cancelled && options.cancelled()) return cancelled("proof cancelled after the device stages (H and the MSMs)");
+  TraceSpan asm_span(options.metrics, "prove.assembly");
+  Proof proof = assemble(pk.vk, sums, blinding);
+  t.assembly_s = asm_span.stop();
+  t.total_s = t.matvec_s + t.stage_s + run_s + t.assembly_s;
+  if (times) *times = t;
+  return proof;
 }
 
 StatusOr<Proof> prove_from_rows(const ProvingKey& pk, RowValues rows, std::span<const Fr> witness,
                                 const Blinding& blinding, Backend& backend, const ProveOptions& options,
                                 StageTimes* times) {
-  uint64_t n = pk.domain_size();
-  if (rows.a.size() != n || rows.b.size() != n || rows.c.size() != n)
-    return invalid_argument("row values must have the domain size " + std::to_string(n));
-  if (witness.size() != pk.num_vars())
-    return invalid_argument("witness has " + std::to_string(witness.size()) + " values; the key expects " +
-                            std::to_string(pk.num_vars()));
-  StageTimes t = times ? *times : StageTimes{};
-  TraceSpan h_span(options.metrics, "prove.h");
-  RETURN_IF_ERROR(backend.compute_h(pk.layout, pk.lg_n, rows.a, rows.b, rows.c));
-  rows.b = {};
-  rows.c = {};
-  t.h_s = h_span.stop();
-  if (options.cancelled && options.cancelled()) return cancelled("proof cancelled after the h stage");
-
-  TraceSpan msm_span(options.metrics, "prove.msm");
-  MsmResults m = run_msms(pk, rows.a, witness, backend);
-  t.msm_s = msm_span.stop();
-  if (options.cancelled && options.cancelled()) return cancelled("proof cancelled after the MSM stage");
-
-  TraceSpan asm_span(options.metrics, "prove.assembly");
-  Proof proof = assemble(pk.vk, m, blinding);
-  t.assembly_s = asm_span.stop();
-  t.total_s = t.matvec_s + t.h_s + t.msm_s + t.assembly_s;
-  if (times) *times = t;
-  return proof;
+  ASSIGN_OR_RETURN(std::shared_ptr<const AttachedKey> key, backend.attach(pk));
+  ASSIGN_OR_RETURN(std::unique_ptr<Lane> lane, backend.make_lane());
+  ProofInputs in{rows.a, rows.b, rows.c, witness};
+  return prove_on_lane(std::move(key), in, blinding, *lane, options, times);
 }
 
 StatusOr<Proof> prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,

@@ -79,19 +79,23 @@ Fr derive(uint64_t seed, uint64_t domain) {
 
 // L_i(τ) for i < n over the domain with generator ω:
 // L_i(τ) = ω^i·(τ^n − 1) / (n·(τ − ω^i)). Cost: n M + one batch inversion.
-std::vector<Fr> lagrange_at(const Fr& tau, int lg_n, const Fr& omega) {
+// In chunks on the pool, each starting from ω^begin.
+std::vector<Fr> lagrange_at(const Fr& tau, int lg_n, const Fr& omega, ThreadPool& pool) {
   uint64_t n = uint64_t(1) << lg_n;
-  std::vector<Fr> den(n), num(n);
-  Fr z = tau.pow(n) - Fr::one();
-  Fr n_fr = Fr::from_uint(n);
-  Fr w = Fr::one();
-  for (uint64_t i = 0; i < n; ++i) {
-    den[i] = n_fr * (tau - w);
-    num[i] = w * z;
-    w *= omega;
-  }
-  Fr::batch_inverse(den);
-  for (uint64_t i = 0; i < n; ++i) num[i] *= den[i];
+  std::vector<Fr> num(n);
+  const Fr z = tau.pow(n) - Fr::one();
+  const Fr n_fr = Fr::from_uint(n);
+  pool.parallel_for(n, 1 << 14, [&](size_t lo, size_t hi) {
+    std::vector<Fr> den(hi - lo);
+    Fr w = omega.pow(uint64_t(lo));
+    for (size_t i = lo; i < hi; ++i) {
+      den[i - lo] = n_fr * (tau - w);
+      num[i] = w * z;
+      w *= omega;
+    }
+    Fr::batch_inverse(den);
+    for (size_t i = lo; i < hi; ++i) num[i] *= den[i - lo];
+  });
   return num;
 }
 
@@ -99,18 +103,18 @@ struct QapAtTau {
   std::vector<Fr> u, v, w;  // A_j(τ), B_j(τ), C_j(τ) for every variable j
 };
 
-QapAtTau evaluate_qap(const r1cs::Circuit& circuit, std::span<const Fr> lag) {
+// The three matrices in parallel (each scatters into its own vector).
+QapAtTau evaluate_qap(const r1cs::Circuit& circuit, std::span<const Fr> lag, ThreadPool& pool) {
   QapAtTau q;
   uint64_t nv = circuit.num_vars();
-  q.u.assign(nv, Fr::zero());
-  q.v.assign(nv, Fr::zero());
-  q.w.assign(nv, Fr::zero());
   std::vector<Fr>* dst[3] = {&q.u, &q.v, &q.w};
-  for (uint64_t row = 0; row < circuit.num_constraints(); ++row) {
-    for (int m = 0; m < 3; ++m) {
-      for (const r1cs::Term& t : circuit.row(row, r1cs::Matrix(m))) (*dst[m])[t.var] += circuit.coeff(t) * lag[row];
+  pool.parallel_for(3, 1, [&](size_t mb, size_t me) {
+    for (size_t m = mb; m < me; ++m) {
+      dst[m]->assign(nv, Fr::zero());
+      for (uint64_t row = 0; row < circuit.num_constraints(); ++row)
+        for (const r1cs::Term& t : circuit.row(row, r1cs::Matrix(m))) (*dst[m])[t.var] += circuit.coeff(t) * lag[row];
     }
-  }
+  });
   // The per-input rows: A has input s at row num_constraints + s.
   for (uint64_t s = 0; s < circuit.num_inputs(); ++s) q.u[s] += lag[circuit.num_constraints() + s];
   return q;
@@ -138,17 +142,23 @@ r1cs::Bitmap concat_bitmaps(const r1cs::Bitmap& inputs, const r1cs::Bitmap& aux)
 
 // H query scalars: bellperson τ^i·Z(τ)/δ (i < n − 1); snarkjs L'_{2j+1}(τ)/δ
 // over the 2n-domain (j < n).
-std::vector<Fr> h_scalars(KeyLayout layout, const Fr& tau, int lg_n, const Fr& delta_inv) {
+std::vector<Fr> h_scalars(KeyLayout layout, const Fr& tau, int lg_n, const Fr& delta_inv, ThreadPool& pool) {
   uint64_t n = uint64_t(1) << lg_n;
   std::vector<Fr> out;
   if (layout == KeyLayout::kBellperson) {
     out.resize(n - 1);
-    Fr z = (tau.pow(n) - Fr::one()) * delta_inv, t = Fr::one();
-    for (uint64_t i = 0; i + 1 < n; ++i, t *= tau) out[i] = t * z;
+    const Fr z = (tau.pow(n) - Fr::one()) * delta_inv;
+    pool.parallel_for(n - 1, 1 << 14, [&](size_t lo, size_t hi) {
+      Fr t = tau.pow(uint64_t(lo)) * z;
+      for (size_t i = lo; i < hi; ++i, t *= tau) out[i] = t;
+    });
   } else {
-    std::vector<Fr> lag2 = lagrange_at(tau, lg_n + 1, ff::root_of_unity(lg_n + 1, ff::RootConvention::kSnarkjs));
+    std::vector<Fr> lag2 =
+        lagrange_at(tau, lg_n + 1, ff::root_of_unity(lg_n + 1, ff::RootConvention::kSnarkjs), pool);
     out.resize(n);
-    for (uint64_t j = 0; j < n; ++j) out[j] = lag2[2 * j + 1] * delta_inv;
+    pool.parallel_for(n, 1 << 14, [&](size_t lo, size_t hi) {
+      for (size_t j = lo; j < hi; ++j) out[j] = lag2[2 * j + 1] * delta_inv;
+    });
   }
   return out;
 }
@@ -189,8 +199,9 @@ StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptio
   int lg_n = domain_lg_for_rows(rows);
   if (lg_n > 28) return invalid_argument("dev setup: circuit needs a domain of 2^" + std::to_string(lg_n) + " (> 2^28)");
   ToxicWaste tw = ToxicWaste::from_seed(options.seed);
-  std::vector<Fr> lag = lagrange_at(tw.tau, lg_n, ff::root_of_unity(lg_n, root_convention(options.layout)));
-  QapAtTau q = evaluate_qap(circuit, lag);
+  std::vector<Fr> lag = lagrange_at(tw.tau, lg_n, ff::root_of_unity(lg_n, root_convention(options.layout)), pool);
+  QapAtTau q = evaluate_qap(circuit, lag, pool);
+  std::vector<Fr>().swap(lag);
 
   ProvingKey pk;
   pk.layout = options.layout;
@@ -203,18 +214,21 @@ StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptio
 
   Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
   std::vector<Fr> ic(pk.num_inputs), l(pk.num_aux);
-  for (uint64_t j = 0; j < circuit.num_vars(); ++j) {
-    Fr k = tw.beta * q.u[j] + tw.alpha * q.v[j] + q.w[j];
-    if (j < pk.num_inputs) ic[j] = k * gamma_inv;
-    else l[j - pk.num_inputs] = k * delta_inv;
-  }
+  pool.parallel_for(circuit.num_vars(), 1 << 14, [&](size_t lo, size_t hi) {
+    for (size_t j = lo; j < hi; ++j) {
+      Fr k = tw.beta * q.u[j] + tw.alpha * q.v[j] + q.w[j];
+      if (j < pk.num_inputs) ic[j] = k * gamma_inv;
+      else l[j - pk.num_inputs] = k * delta_inv;
+    }
+  });
   if (options.layout == KeyLayout::kBellperson) {
     for (uint64_t j = 0; j < l.size(); ++j)
       if (l[j].is_zero()) return invalid_argument("dev setup: L point of aux variable " + std::to_string(j) + " would be infinity (the variable is unconstrained)");
   }
   std::vector<Fr> a = select_by_density(q.u, pk.a_density);
   std::vector<Fr> b = select_by_density(q.v, pk.b_density);
-  std::vector<Fr> h = h_scalars(options.layout, tw.tau, lg_n, delta_inv);
+  std::vector<Fr> h = h_scalars(options.layout, tw.tau, lg_n, delta_inv, pool);
+  q = QapAtTau{};
 
   FixedBaseTable<ec::G1Curve> g1(ec::g1_generator());
   FixedBaseTable<ec::G2Curve> g2(ec::g2_generator());
@@ -228,12 +242,27 @@ StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptio
     std::lock_guard<std::mutex> lock(progress_mu);
     progress(k);
   };
+  auto mul_g1 = [&](std::vector<Fr>& k, std::vector<G1Affine>* out) -> Status {
+    if (options.fixed_base_g1) {
+      ASSIGN_OR_RETURN(*out, options.fixed_base_g1(k));
+      tick(k.size());
+    } else {
+      *out = fixed_base_batch(g1, k, pool, tick);
+    }
+    std::vector<Fr>().swap(k);
+    return ok_status();
+  };
   pk.vk.ic = fixed_base_batch(g1, ic, pool, tick);
-  pk.l = fixed_base_batch(g1, l, pool, tick);
-  pk.a = fixed_base_batch(g1, a, pool, tick);
-  pk.b_g1 = fixed_base_batch(g1, b, pool, tick);
-  pk.b_g2 = fixed_base_batch(g2, b, pool, tick);
-  pk.h = fixed_base_batch(g1, h, pool, tick);
+  RETURN_IF_ERROR(mul_g1(l, &pk.l));
+  RETURN_IF_ERROR(mul_g1(a, &pk.a));
+  if (options.fixed_base_g2) {
+    ASSIGN_OR_RETURN(pk.b_g2, options.fixed_base_g2(b));
+    tick(b.size());
+  } else {
+    pk.b_g2 = fixed_base_batch(g2, b, pool, tick);
+  }
+  RETURN_IF_ERROR(mul_g1(b, &pk.b_g1));
+  RETURN_IF_ERROR(mul_g1(h, &pk.h));
 
   pk.vk.alpha_g1 = g1.mul(tw.alpha).to_affine();
   pk.vk.beta_g1 = g1.mul(tw.beta).to_affine();

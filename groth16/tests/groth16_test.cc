@@ -162,11 +162,48 @@ TEST(Groth16, CancellationStopsAtAStageBoundary) {
   auto backend = make_cpu_backend();
   int polls = 0;
   ProveOptions options;
-  options.cancelled = [&polls] { return ++polls >= 2; };  // let matvec pass, stop after h
+  options.cancelled = [&polls] { return ++polls >= 2; };  // let matvec pass, stop after staging
   auto proof = prove(f.pk, f.prove_circuit, f.sc.witness, Blinding::random(), *backend, options);
   ASSERT_FALSE(proof.ok());
   EXPECT_EQ(proof.status().code(), StatusCode::kCancelled);
-  EXPECT_NE(proof.status().message().find("after the h stage"), std::string::npos) << proof.status().to_string();
+  EXPECT_NE(proof.status().message().find("before the device stages"), std::string::npos)
+      << proof.status().to_string();
+  polls = 0;
+  options.cancelled = [&polls] { return ++polls >= 3; };  // stop after H and the MSMs
+  proof = prove(f.pk, f.prove_circuit, f.sc.witness, Blinding::random(), *backend, options);
+  EXPECT_EQ(proof.status().code(), StatusCode::kCancelled);
+  EXPECT_NE(proof.status().message().find("after the device stages"), std::string::npos)
+      << proof.status().to_string();
+}
+
+}  // namespace
+}  // namespace cuzk::groth16
+
+// The backend conformance cases (backend_conformance.h) on the CPU backend:
+// against itself as the oracle they check that lanes reuse their inputs
+// correctly and that every case's proof verifies.
+#include "backend_conformance.h"
+
+namespace cuzk::groth16 {
+namespace {
+
+TEST(CpuBackendConformance, StandardCases) {
+  auto cpu = make_cpu_backend();
+  auto oracle = make_cpu_backend();
+  for (const conformance::Case& c : conformance::standard_cases(10, cuzk::fresh_test_seed()))
+    conformance::expect_matches_oracle(*cpu, *oracle, c);
+}
+
+TEST(CpuBackendConformance, LaneRejectsMismatchedInputs) {
+  auto cpu = make_cpu_backend();
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 20, 1, 20, 0.5, cuzk::fresh_test_seed());
+  auto key = cpu->attach(c.pk).value();
+  auto lane = cpu->make_lane().value();
+  std::vector<Fr> short_rows(c.pk.domain_size() - 1);
+  std::vector<Fr> rows(c.pk.domain_size());
+  Status s = lane->stage(key, {short_rows, rows, rows, c.witness});
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
+  EXPECT_EQ(lane->run().status().code(), StatusCode::kFailedPrecondition);
 }
 
 }  // namespace

@@ -99,3 +99,38 @@ TEST(Synthetic, RejectsBadParameters) {
 
 }  // namespace
 }  // namespace cuzk::r1cs
+
+namespace cuzk::r1cs {
+namespace {
+
+// The PoRep-shaped generator: satisfiable, and with the densities it
+// promises (the A-aux count exactly; B close, since its spread is corrected
+// for the overlap with the variables left out of A).
+TEST(PorepShape, SatisfiableWithThePromisedDensities) {
+  const uint64_t seed = cuzk::fresh_test_seed();
+  for (int lg : {10, 14}) {
+    SCOPED_TRACE("lg " + std::to_string(lg));
+    auto sc = generate_porep_shaped(lg, seed);
+    ASSERT_TRUE(sc.ok()) << sc.status().to_string();
+    const PorepShape s = porep_shape(lg);
+    EXPECT_EQ(sc->circuit.num_constraints() + sc->circuit.num_inputs(), s.rows);
+    EXPECT_EQ(sc->circuit.num_aux(), s.num_aux);
+    EXPECT_LE(s.rows, uint64_t(1) << lg);
+    ASSERT_TRUE(is_satisfied(sc->circuit, sc->witness).ok());
+    DensityBitmaps d = compute_density(sc->circuit, {.include_input_rows = true});
+    EXPECT_EQ(d.a_aux.popcount, s.a_aux);
+    EXPECT_EQ(d.b_input.popcount, 1u);  // ONE only
+    EXPECT_NEAR(double(d.b_aux.popcount), double(s.b_aux), 0.01 * double(s.b_aux) + 2);
+    const double zero_one = double(sc->stats.zero_one_aux) / double(s.num_aux);
+    EXPECT_GT(zero_one, 0.85);
+    EXPECT_LT(zero_one, 0.97);
+  }
+  // The exact partition figures at 2^27.
+  const PorepShape p = porep_shape(27);
+  EXPECT_EQ(p.rows, 130'278'869u);
+  EXPECT_EQ(p.num_inputs, 328u);
+  EXPECT_EQ(p.num_aux, 130'169'893u);
+}
+
+}  // namespace
+}  // namespace cuzk::r1cs

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "cuzk/filecoin/proof_types.h"
 #include "json_reader.h"
 
 namespace cuzk::filecoin {
@@ -235,9 +236,11 @@ StatusOr<SealCommitPhase1Output> parse_c1_output(std::string_view text) {
         return true;
       }));
   RETURN_IF_ERROR(r.finish());
-  if (vanilla_key != c1.registered_proof)
-    return invalid_argument("C1 output: vanilla_proofs are for " + vanilla_key + ", registered_proof is " +
-                            c1.registered_proof);
+  auto info = seal_proof_info(c1.registered_proof);
+  if (!info.ok()) return info.status().with_context("C1 output: registered_proof");
+  if (vanilla_key != vanilla_seal_proof_variant(*info))
+    return invalid_argument("C1 output: vanilla_proofs are tagged " + vanilla_key + ", expected " +
+                            std::string(vanilla_seal_proof_variant(*info)) + " for " + c1.registered_proof);
   for (size_t k = 0; k < c1.vanilla_proofs.size(); ++k)
     if (c1.vanilla_proofs[k].empty())
       return invalid_argument("C1 output: vanilla_proofs." + vanilla_key + "[" + std::to_string(k) + "] is empty");
@@ -344,7 +347,8 @@ std::string c1_output_to_json(const SealCommitPhase1Output& c1) {
   w.key("registered_proof"), w.string(c1.registered_proof);
   w.key("vanilla_proofs");
   w.begin_object();
-  w.key(c1.registered_proof);
+  auto info = seal_proof_info(c1.registered_proof);
+  w.key(info.ok() ? vanilla_seal_proof_variant(*info) : std::string_view(c1.registered_proof));
   w.begin_array();
   for (const auto& part : c1.vanilla_proofs) {
     w.begin_array();

@@ -157,10 +157,38 @@ Status Reader::skip_value_depth(const std::string& field, int depth) {
       RETURN_IF_ERROR(expect(',', field));
     }
   }
-  const size_t start = pos_;
-  while (pos_ < text_.size() && std::string_view("+-0123456789.eEtruefalsn").find(text_[pos_]) != std::string_view::npos)
+  for (std::string_view literal : {"true", "false", "null"}) {
+    if (text_.substr(pos_, literal.size()) == literal) {
+      pos_ += literal.size();
+      return ok_status();
+    }
+  }
+  return skip_number(field);
+}
+
+// A JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+Status Reader::skip_number(const std::string& field) {
+  auto digits = [&] {
+    const size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') ++pos_;
+    return pos_ > start;
+  };
+  auto at = [&](char c) { return pos_ < text_.size() && text_[pos_] == c; };
+  if (at('-')) ++pos_;
+  if (at('0')) {
     ++pos_;
-  if (pos_ == start) return error(field, std::string("unexpected character '") + c + "'");
+  } else if (!digits()) {
+    return error(field, "expected a JSON value");
+  }
+  if (at('.')) {
+    ++pos_;
+    if (!digits()) return error(field, "malformed number");
+  }
+  if (at('e') || at('E')) {
+    ++pos_;
+    if (at('+') || at('-')) ++pos_;
+    if (!digits()) return error(field, "malformed number");
+  }
   return ok_status();
 }
 

@@ -40,6 +40,7 @@ class Reader {
   Status expect(char c, const std::string& field);
   Status skip_value_depth(const std::string& field, int depth);
   Status skip_string(const std::string& field);
+  Status skip_number(const std::string& field);
 
   std::string_view text_;
   std::string what_;

@@ -13,42 +13,65 @@ namespace {
 // x^5: two squarings and a product.
 inline Fr quintic(const Fr& x) { return x.square().square() * x; }
 
-std::vector<Fr> initial_state(const PoseidonConstants& c, std::span<const Fr> preimage) {
-  std::vector<Fr> s(size_t(c.width));
+constexpr size_t kMaxWidth = 65;  // arity <= 64
+
+// The permutation state: width elements on the stack (no allocation per hash).
+struct State {
+  Fr v[kMaxWidth];
+  size_t n;
+  Fr& operator[](size_t i) { return v[i]; }
+  std::span<Fr> span() { return {v, n}; }
+};
+
+State initial_state(const PoseidonConstants& c, std::span<const Fr> preimage) {
+  State s;
+  s.n = size_t(c.width);
   s[0] = c.domain_tag;
-  for (size_t i = 0; i < preimage.size(); ++i) s[i + 1] = preimage[i];
+  for (size_t i = 1; i < s.n; ++i) s[i] = i <= preimage.size() ? preimage[i - 1] : Fr::zero();
   return s;
 }
 
-void apply_sparse(const SparseMatrix& m, std::vector<Fr>& s) {
+// s ← M·s (left) or s ← sᵀ·M (right): width² products.
+void apply_dense(const FrMatrix& m, bool left, State& s) {
+  Fr out[kMaxWidth];
+  for (size_t i = 0; i < s.n; ++i) {
+    Fr acc;
+    for (size_t j = 0; j < s.n; ++j) acc += (left ? m.at(i, j) : m.at(j, i)) * s[j];
+    out[i] = acc;
+  }
+  for (size_t i = 0; i < s.n; ++i) s[i] = out[i];
+}
+
+// s ← sᵀ·M'' for a sparse M'': 2·width − 1 products.
+void apply_sparse(const SparseMatrix& m, State& s) {
   Fr y0;
-  for (size_t i = 0; i < s.size(); ++i) y0 += m.w_hat[i] * s[i];
-  for (size_t j = 1; j < s.size(); ++j) s[j] += m.v_rest[j - 1] * s[0];
+  for (size_t i = 0; i < s.n; ++i) y0 += m.w_hat[i] * s[i];
+  for (size_t j = 1; j < s.n; ++j) s[j] += m.v_rest[j - 1] * s[0];
   s[0] = y0;
 }
 
 // The linear layer after round `round` (0-based) in the optimised mode.
-void mix_optimised(const PoseidonConstants& c, int round, std::vector<Fr>& s) {
+void mix_optimised(const PoseidonConstants& c, int round, State& s) {
   const int sparse_offset = c.half_full_rounds - 1;
   if (round == sparse_offset) {
-    s = c.pre_sparse_matrix.apply_right(s);
+    apply_dense(c.pre_sparse_matrix, /*left=*/false, s);
   } else if (round > sparse_offset && round < c.half_full_rounds + c.partial_rounds) {
     apply_sparse(c.sparse_matrices[size_t(round - sparse_offset - 1)], s);
   } else {
-    s = c.mds.m.apply_left(s);
+    apply_dense(c.mds.m, /*left=*/true, s);
   }
 }
 
 // Runs the optimised permutation on s in place (neptune
 // hash_optimized_static): keys of round 0 first, then after every S-box layer
 // but the last the compressed key of that position.
-void permute_optimised(const PoseidonConstants& c, std::vector<Fr>& s) {
+void permute_optimised(const PoseidonConstants& c, State& s) {
   const std::vector<Fr>& k = c.compressed_round_constants;
   size_t off = 0;
-  for (auto& x : s) x += k[off++];
+  for (Fr& x : s.span()) x += k[off++];
   int round = 0;
   auto full_round = [&](bool last) {
-    for (auto& x : s) {
+    for (Fr& x : s.span()) {
       x = quintic(x);
       if (!last) x += k[off++];
     }
@@ -66,23 +89,23 @@ void permute_optimised(const PoseidonConstants& c, std::vector<Fr>& s) {
 }  // namespace
 
 Fr poseidon_hash(const PoseidonConstants& c, std::span<const Fr> preimage) {
-  std::vector<Fr> s = initial_state(c, preimage);
+  State s = initial_state(c, preimage);
   permute_optimised(c, s);
   return s[1];
 }
 
 Fr poseidon_hash_reference(const PoseidonConstants& c, std::span<const Fr> preimage) {
-  std::vector<Fr> s = initial_state(c, preimage);
+  State s = initial_state(c, preimage);
   size_t off = 0;
   auto full_round = [&] {
-    for (auto& x : s) x = quintic(x + c.round_constants[off++]);
-    s = c.mds.m.apply_left(s);
+    for (Fr& x : s.span()) x = quintic(x + c.round_constants[off++]);
+    apply_dense(c.mds.m, /*left=*/true, s);
   };
   for (int r = 0; r < c.half_full_rounds; ++r) full_round();
   for (int r = 0; r < c.partial_rounds; ++r) {
-    for (auto& x : s) x += c.round_constants[off++];
+    for (Fr& x : s.span()) x += c.round_constants[off++];
     s[0] = quintic(s[0]);
-    s = c.mds.m.apply_left(s);
+    apply_dense(c.mds.m, /*left=*/true, s);
   }
   for (int r = 0; r < c.half_full_rounds; ++r) full_round();
   return s[1];
@@ -93,8 +116,7 @@ Fr poseidon_hash_reference(const PoseidonConstants& c, std::span<const Fr> preim
 // partial block has the rest of its rate part set to zero before the last
 // permutation; the output is state element 1.
 Fr poseidon_sponge_constant_length(const PoseidonConstants& c, std::span<const Fr> preimage) {
-  std::vector<Fr> s(size_t(c.width));
-  s[0] = c.domain_tag;
+  State s = initial_state(c, {});
   size_t pos = 0;
   for (const Fr& x : preimage) {
     s[1 + pos] += x;
@@ -104,7 +126,7 @@ Fr poseidon_sponge_constant_length(const PoseidonConstants& c, std::span<const F
     }
   }
   if (pos > 0) {
-    for (size_t i = 1 + pos; i < s.size(); ++i) s[i] = Fr::zero();
+    for (size_t i = 1 + pos; i < s.n; ++i) s[i] = Fr::zero();
     permute_optimised(c, s);
   }
   return s[1];

@@ -74,6 +74,8 @@ StatusOr<SealProofInfo> seal_proof_info(uint64_t id) {
   return s;
 }
 
+std::string_view vanilla_seal_proof_variant(const SealProofInfo& info) { return kSealNames[info.registered_proof % 5]; }
+
 StatusOr<SealProofInfo> seal_proof_info(std::string_view name) {
   ASSIGN_OR_RETURN(uint64_t id, id_by_name(kSealNames, name, "seal"));
   return seal_proof_info(id);

@@ -72,6 +72,7 @@ void Sha256::compress(uint32_t state[8], const uint8_t block[64]) {
 }
 
 Sha256& Sha256::update(ByteSpan data) {
+  if (data.empty()) return *this;  // data() may be null
   total_bytes_ += data.size();
   size_t pos = 0;
   if (buffered_ > 0) {

@@ -230,6 +230,23 @@ TEST(Poseidon, CurioTreeRLastGolden) {
   EXPECT_EQ(node_to_hex(node_from_fr(poseidon_hash(poseidon_constants(8), in))), node_to_hex(comm_r_last));
 }
 
+// Curio lib/proof/post_vproof_test.go, TestPoseidonHashMulti: eight nodes
+// (little-endian field elements) hashed with arity 8.
+TEST(Poseidon, CurioHashMulti) {
+  const char* in_hex[8] = {"f743111428ecda9b74a18826f1cc62d48ae1510de17e58645997559f86442f31",
+                           "197a6efa37086e3a37108f8460c52bc810e2781aff0091bfd7b74e3f6f752f02",
+                           "01c2c12f7930bbb59e3b36dae1c694b33ac6b3f199ec32a8665fadb8338f4f21",
+                           "bbe672a853f65cdb2563339ca61d6ad648473b4b4ce44bf3a48486424b865a2d",
+                           "937d57295f488cea8099f5525958f1af39c6241614b917835292e8e2314cf908",
+                           "3272570cd8ba38c1183629ca72d5e9149d76786ed22c1d591db3d2bccfa7d308",
+                           "2d3fc90e11aaf601bd1beae80fc3aba15a9e1f886d8140533ce36cda3dd9f936",
+                           "0a017e264d0728bfcd2edb3c6c60cc5a05a02af31a71cdd7bb2da27616f5f630"};
+  std::vector<Fr> in;
+  for (const char* h : in_hex) in.push_back(fr_from_node(node_from_hex(h).value()).value());
+  EXPECT_EQ(node_to_hex(node_from_fr(poseidon_hash(poseidon_constants(8), in))),
+            "0737ca506df7d4544f8512df35aaa07ed8a40691e96ae868c23320220fec6866");
+}
+
 // The optimised permutation equals the plain one on fresh random inputs,
 // including partial preimages (zero padded).
 TEST(Poseidon, OptimisedEqualsReference) {

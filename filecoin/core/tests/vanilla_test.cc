@@ -9,6 +9,7 @@
 #include "cuzk/filecoin/bincode.h"
 #include "cuzk/filecoin/c1_json.h"
 #include "cuzk/filecoin/cid.h"
+#include "cuzk/filecoin/public_inputs.h"
 #include "cuzk/filecoin/vanilla_produce.h"
 #include "test_util.h"
 
@@ -124,6 +125,9 @@ TEST(PoRepVanilla, C1OutputRoundTripsAndVerifies) {
   ASSERT_TRUE(st.ok()) << st.to_string();
 
   const std::string json = c1_output_to_json(c1);
+  // filecoin-proofs-api tags the vanilla proofs with the size's V1 variant.
+  EXPECT_NE(json.find("\"vanilla_proofs\":{\"StackedDrg2KiBV1\":[[{\"comm_d_proofs\""), std::string::npos);
+  EXPECT_NE(json.find("{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\""), std::string::npos);
   auto back = parse_c1_output(json);
   ASSERT_TRUE(back.ok()) << back.status().to_string();
   EXPECT_EQ(*back, c1);
@@ -147,8 +151,12 @@ TEST(PoRepVanilla, TamperingIsCaught) {
     EXPECT_FALSE(st.ok()) << what;
     return st.message();
   };
+  // Another seed, with other challenges (2 of 63 nodes can repeat by chance).
   auto bad = c1;
-  bad.seed[0] ^= 1;  // other challenges
+  const auto challenges = porep_partition_challenges(s.info, c1.replica_id, c1.comm_r, c1.seed, 0);
+  do {
+    ++bad.seed[0];
+  } while (porep_partition_challenges(s.info, c1.replica_id, c1.comm_r, bad.seed, 0) == challenges);
   expect_fail(bad, "seed");
   bad = c1;
   bad.vanilla_proofs[0][1].labeling_proofs[1].parents[3][2] ^= 1;
@@ -188,6 +196,13 @@ TEST(PoRepVanilla, MalformedJsonNamesFieldAndOffset) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("comm_r[0]"), std::string::npos) << r.status().message();
   EXPECT_FALSE(parse_c1_output(std::string(100, '[') + std::string(100, ']')).ok());
+  // Skipped fields must still be well-formed JSON; unknown fields are skipped.
+  std::string bad_null = json;
+  bad_null.replace(bad_null.find("\"_h\":null"), 9, "\"_h\":nul1");
+  EXPECT_FALSE(parse_c1_output(bad_null).ok());
+  std::string extra = json;
+  extra.insert(1, "\"x\":{\"a\":[1,-2.5e3,true,\"s\\\"\"]},");
+  EXPECT_TRUE(parse_c1_output(extra).ok()) << parse_c1_output(extra).status().to_string();
   EXPECT_FALSE(parse_c1_envelope("{\"SectorNum\":1,\"Phase1Out\":\"***\",\"SectorSize\":2048}").ok());
 }
 
@@ -234,6 +249,40 @@ TEST(SnapVanilla, UpdateProduceAndVerify2KiB) {
   st = verify_snap_partition(info, 0, info.h, s.sector.comm_r, u->comm_d_new, u->comm_r_new, bad);
   EXPECT_FALSE(st.ok());
   EXPECT_FALSE(verify_snap_partition(info, 0, 3, s.sector.comm_r, u->comm_d_new, u->comm_r_new, p).ok());
+}
+
+// Random corruptions of valid encodings: every decoder either refuses the
+// input or yields a proof the verifiers handle (normally rejecting it) —
+// never a crash, a hang or a huge allocation.
+TEST(VanillaRobustness, RandomCorruptions) {
+  TestRng rng(fresh_test_seed());
+  const Sealed2KiB s = seal_random_2kib(rng);
+  const SealCommitPhase1Output c1 = produce_seal_commit_phase1(s.info, s.sector, Node{}, Node{});
+  const std::string json = c1_output_to_json(c1);
+  const PoStProofInfo post = post_proof_info(10).value();
+  const auto post_bytes = encode_post_sector_proof(produce_post_sector_proof(post, s.sector, 3, Node{}, 0));
+  const UpdateProofInfo upd = update_proof_info(0).value();
+  std::vector<uint8_t> new_data(2048, 0);
+  const auto u = snap_encode(upd, s.sector, new_data).value();
+  const auto snap_bytes = encode_snap_partition_proof(produce_snap_partition_proof(upd, s.sector, u, 0));
+  int accepted = 0;
+  for (int iter = 0; iter < 300; ++iter) {
+    std::string j = json;
+    for (int k = 0; k < 1 + int(rng() % 3); ++k) j[rng() % j.size()] = "0123456789[]{},:\"a"[rng() % 18];
+    auto pc = parse_c1_output(j);
+    if (pc.ok() && verify_porep_vanilla(s.info, *pc).ok()) ++accepted;
+    auto b = post_bytes;
+    b[rng() % b.size()] ^= uint8_t(1u << (rng() % 8));
+    auto pp = decode_post_sector_proof(b);
+    if (pp.ok() && verify_post_sector_proof(post, Node{}, *pp, 0).ok()) ++accepted;
+    auto sb = snap_bytes;
+    sb[rng() % sb.size()] ^= uint8_t(1u << (rng() % 8));
+    auto sp = decode_snap_partition_proof(sb);
+    if (sp.ok() && verify_snap_partition(upd, 0, upd.h, s.sector.comm_r, u.comm_d_new, u.comm_r_new, *sp).ok()) ++accepted;
+  }
+  // A corruption can land in bytes no check covers (JSON whitespace, a
+  // skipped field); accepting a changed proof must be rare.
+  EXPECT_LT(accepted, 30);
 }
 
 }  // namespace

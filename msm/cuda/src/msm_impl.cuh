@@ -265,7 +265,8 @@ Status pair_round(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
 // Sorts window w's digits by bucket and accumulates its buckets.
 template <class C>
 Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAffine<C>* bases,
-                  ec::cuda::DXyzz<C>* all_buckets, int w, cudaStream_t stream, gpu::Event* mid) {
+                  const uint32_t* point_index, ec::cuda::DXyzz<C>* all_buckets, int w, cudaStream_t stream,
+                  gpu::Event* mid) {
   using F = typename ec::cuda::DeviceCurve<C>::F;
   using X = ec::cuda::Xyzz<F>;
   const uint32_t runs = p.max_runs;
@@ -277,8 +278,8 @@ Status run_window(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
   auto* num_runs = at<uint32_t>(ws, l.num_runs);
   void* cub_tmp = at<uint8_t>(ws, l.cub);
   size_t cub_bytes = l.cub_bytes;
-  kernels::digits_kernel<<<grid_for(p.n, 256), 256, 0, stream>>>(at<uint32_t>(ws, l.words), p.n, w, p.c, keys_in,
-                                                                 vals_in);
+  kernels::digits_kernel<<<grid_for(p.n, 256), 256, 0, stream>>>(at<uint32_t>(ws, l.words), point_index, p.n, w,
+                                                                 p.c, keys_in, vals_in);
   RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
   RETURN_IF_ERROR(CUZK_CUDA_CHECK(
       cub::DeviceRadixSort::SortPairs(cub_tmp, cub_bytes, keys_in, keys_out, vals_in, vals_out, p.n, 0, p.c, stream)));
@@ -386,15 +387,17 @@ namespace detail {
 // threads, each a long serial chain — G2 2^24 278 vs 253 ms, 2^20 94 vs 51.)
 template <class C>
 Status accumulate_windows(const Plan& p, const Layout& l, void* ws, const ec::Affine<C>* d_bases,
-                          const ff::Fr* d_scalars, ec::cuda::DXyzz<C>* buckets, cudaStream_t stream, Profiler& prof) {
+                          const ff::Fr* d_scalars, const MsmConfig& config, ec::cuda::DXyzz<C>* buckets,
+                          cudaStream_t stream, Profiler& prof) {
   kernels::scalar_to_words_kernel<<<grid_for(p.n, 256), 256, 0, stream>>>(
-      reinterpret_cast<const ff::cuda::Fr*>(d_scalars), p.n, at<uint32_t>(ws, l.words), offset_words(p.c, p.windows));
+      reinterpret_cast<const ff::cuda::Fr*>(d_scalars), config.scalar_index, p.n, at<uint32_t>(ws, l.words),
+      offset_words(p.c, p.windows));
   RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
   RETURN_IF_ERROR(prof.mark(stream));
   const auto* bases = ec::cuda::dev<C>(d_bases);
   if (p.lanes < 2 || p.windows < 2 || prof.active()) {
     for (int w = 0; w < p.windows; ++w) {
-      RETURN_IF_ERROR(run_window<C>(p, l, ws, bases, buckets, w, stream, prof.next()));
+      RETURN_IF_ERROR(run_window<C>(p, l, ws, bases, config.point_index, buckets, w, stream, prof.next()));
       RETURN_IF_ERROR(prof.mark(stream));
     }
     return ok_status();
@@ -406,7 +409,8 @@ Status accumulate_windows(const Plan& p, const Layout& l, void* ws, const ec::Af
   RETURN_IF_ERROR(second.wait(forked));
   const Layout lanes[2] = {lane(l, 0), lane(l, 1)};
   for (int w = 0; w < p.windows; ++w)
-    RETURN_IF_ERROR(run_window<C>(p, lanes[w & 1], ws, bases, buckets, w, w & 1 ? second.get() : stream, nullptr));
+    RETURN_IF_ERROR(run_window<C>(p, lanes[w & 1], ws, bases, config.point_index, buckets, w,
+                                  w & 1 ? second.get() : stream, nullptr));
   RETURN_IF_ERROR(joined.record(second));
   return CUZK_CUDA_CHECK(cudaStreamWaitEvent(stream, joined.get(), 0));
 }
@@ -448,7 +452,8 @@ Status msm(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, size_t n, ec::
   detail::Profiler prof(config.profile);
   RETURN_IF_ERROR(prof.mark(stream));
   RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemsetAsync(buckets, 0, size_t(p.windows) * p.buckets * sizeof(X), stream)));
-  RETURN_IF_ERROR(detail::accumulate_windows<C>(p, l, d_workspace, d_bases, d_scalars, buckets, stream, prof));
+  RETURN_IF_ERROR(
+      detail::accumulate_windows<C>(p, l, d_workspace, d_bases, d_scalars, config, buckets, stream, prof));
   RETURN_IF_ERROR(detail::reduce_windows<C>(p, l, d_workspace, buckets, result, stream));
   RETURN_IF_ERROR(prof.mark(stream));
   return prof.finish(p);
@@ -492,7 +497,7 @@ Status msm_accumulate(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, siz
   RETURN_IF_ERROR(detail::check_workspace("msm_accumulate", d_workspace, &workspace_bytes, l.total));
   if (n == 0) return ok_status();
   detail::Profiler prof(nullptr);
-  return detail::accumulate_windows<C>(p, l, d_workspace, d_bases, d_scalars,
+  return detail::accumulate_windows<C>(p, l, d_workspace, d_bases, d_scalars, config,
                                        static_cast<ec::cuda::DXyzz<C>*>(d_buckets), stream, prof);
 }
 

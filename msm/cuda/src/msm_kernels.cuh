@@ -22,10 +22,12 @@ struct HWords {
   uint32_t w[kScalarWords];
 };
 
-static __global__ void scalar_to_words_kernel(const DFr* scalars, size_t n, uint32_t* words, HWords h) {
+// With scalar_index, scalar i is scalars[scalar_index[i]].
+static __global__ void scalar_to_words_kernel(const DFr* scalars, const uint32_t* scalar_index, size_t n,
+                                              uint32_t* words, HWords h) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const DFr k = scalars[i].canonical();
+  const DFr k = scalars[scalar_index != nullptr ? size_t(scalar_index[i]) : i].canonical();
   uint32_t r[kScalarWords];
   r[0] = ff::cuda::ptx::add_cc(k.w[0], h.w[0]);
 #pragma unroll
@@ -36,9 +38,10 @@ static __global__ void scalar_to_words_kernel(const DFr* scalars, size_t n, uint
 }
 
 // Window w of every scalar: key = |d|−1 (or `sentinel` = 2^(c−1) for d = 0),
-// value = index | sign bit.
-static __global__ void digits_kernel(const uint32_t* words, size_t n, int window, int c, uint32_t* keys,
-                                     uint32_t* vals) {
+// value = point index | sign bit, the point index being i, or point_index[i]
+// when given (scalar i then pairs with bases[point_index[i]]).
+static __global__ void digits_kernel(const uint32_t* words, const uint32_t* point_index, size_t n, int window, int c,
+                                     uint32_t* keys, uint32_t* vals) {
   const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const int bit = window * c;
@@ -49,7 +52,7 @@ static __global__ void digits_kernel(const uint32_t* words, size_t n, int window
   const int32_t d = int32_t(v) - int32_t(1u << (c - 1));
   const uint32_t half = 1u << (c - 1);
   keys[i] = d == 0 ? half : uint32_t(d < 0 ? -d : d) - 1;
-  vals[i] = uint32_t(i) | (d < 0 ? kSignBit : 0);
+  vals[i] = (point_index != nullptr ? point_index[i] : uint32_t(i)) | (d < 0 ? kSignBit : 0);
 }
 
 // cnt[r] = counts[r] for real runs that are not the zero-digit sentinel, else 0.

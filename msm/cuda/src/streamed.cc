@@ -10,15 +10,15 @@
 
 namespace cuzk::msm::cuda {
 
+namespace {
+
+// The configuration a StreamedMsm runs with for batches of batch_size points.
 template <class C>
-StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConfig& config) {
-  if (batch_size == 0) return invalid_argument("StreamedMsm: batch_size must be positive");
-  StreamedMsm m;
-  m.batch_size_ = batch_size;
-  m.config_ = config;
+MsmConfig streamed_config(size_t batch_size, const MsmConfig& config) {
+  MsmConfig c = config;
   // One window size for every batch, so that the workspace sized for a full
   // batch also fits the shorter last one.
-  if (m.config_.window_bits == 0) m.config_.window_bits = choose_window_bits(batch_size);
+  if (c.window_bits == 0) c.window_bits = choose_window_bits(batch_size);
   // Likewise one number of affine rounds (the workspace grows with n only at a
   // fixed count): one round fewer than the resident choice for a whole batch,
   // and at least the resident choice for a quarter of one. G1 2^27 on an H200
@@ -28,14 +28,41 @@ StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConf
   // One window at a time: the two slots already overlap two batches, and a
   // second lane per slot measured no faster (G1 2^27 in batches of 2^25 on an
   // H200: 921.5 ms with two lanes, 917.6 with one) for twice the scratch.
-  if (m.config_.window_lanes == 0) m.config_.window_lanes = 1;
-  if (m.config_.affine_rounds < 0)
-    m.config_.affine_rounds = std::max(choose_affine_rounds<C>(std::max<size_t>(1, batch_size / 4)),
-                                       choose_affine_rounds<C>(batch_size) - 1);
-  size_t ws_bytes = msm_accumulate_workspace_bytes<C>(batch_size, m.config_);
+  if (c.window_lanes == 0) c.window_lanes = 1;
+  if (c.affine_rounds < 0)
+    c.affine_rounds = std::max(choose_affine_rounds<C>(std::max<size_t>(1, batch_size / 4)),
+                               choose_affine_rounds<C>(batch_size) - 1);
+  return c;
+}
+
+template <class C>
+size_t streamed_workspace_bytes(size_t batch_size, const MsmConfig& c) {
+  const size_t ws = msm_accumulate_workspace_bytes<C>(batch_size, c);
+  return ws == 0 ? 0 : std::max(ws, batch_add_workspace_bytes<C>(batch_size));
+}
+
+}  // namespace
+
+template <class C>
+size_t StreamedMsm<C>::device_bytes(size_t batch_size, const MsmConfig& config) {
+  if (batch_size == 0) return 0;
+  const MsmConfig c = streamed_config<C>(batch_size, config);
+  const size_t ws = streamed_workspace_bytes<C>(batch_size, c);
+  if (ws == 0) return 0;
+  const size_t slot = msm_buckets_bytes<C>(c) + batch_size * (sizeof(ec::Affine<C>) + sizeof(ff::Fr)) +
+                      (batch_size + 63) / 64 * 8 + ws + sizeof(ec::Jacobian<C>) + 4 * 256;
+  return 2 * slot;
+}
+
+template <class C>
+StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConfig& config) {
+  if (batch_size == 0) return invalid_argument("StreamedMsm: batch_size must be positive");
+  StreamedMsm m;
+  m.batch_size_ = batch_size;
+  m.config_ = streamed_config<C>(batch_size, config);
+  const size_t ws_bytes = streamed_workspace_bytes<C>(batch_size, m.config_);
   if (ws_bytes == 0)
     return invalid_argument("StreamedMsm: invalid config for batches of " + std::to_string(batch_size));
-  ws_bytes = std::max(ws_bytes, batch_add_workspace_bytes<C>(batch_size));
   for (Slot& s : m.slots_) {
     ASSIGN_OR_RETURN(s.stream, gpu::Stream::create());
     ASSIGN_OR_RETURN(s.done, gpu::Event::create(false));

@@ -142,5 +142,12 @@ class HostRegistration {
 // True when p points to device memory (cudaMalloc'ed or managed), false for
 // host memory (pinned or pageable).
 bool is_device_pointer(const void* p);
+// True for page-locked host memory (cudaHostAlloc'ed or cudaHostRegister'ed),
+// which cudaMemcpyAsync moves at full PCIe speed; false for pageable memory.
+bool is_pinned_host_pointer(const void* p);
+// The device address of mapped pinned host memory (cudaHostAllocMapped, or
+// registered with cudaHostRegisterMapped), for kernels that read it over
+// PCIe (zero-copy gathers).
+StatusOr<void*> mapped_device_pointer(const void* host);
 
 }  // namespace cuzk::gpu

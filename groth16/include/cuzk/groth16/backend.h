@@ -1,12 +1,35 @@
-// The compute operations the prover delegates: the H polynomial (NTTs and
-// element-wise steps) and multi-scalar multiplications. A CPU implementation
-// (make_cpu_backend) and a CUDA one implement this interface; the CPU one is
-// the oracle the CUDA one is checked against, bit for bit.
+// The seam between the prover (prover.h: matvec before, assembly after) and
+// the devices that compute the H polynomial and the five MSMs.
+//
+//   Backend      one per device (the CPU is one). attach() places a proving key
+//                on it once; make_lane() makes per-worker lanes.
+//   AttachedKey  a key as a device holds it: resident in device memory, or
+//                left in (pinned) host memory for the MSMs to stream, or, on the
+//                CPU, simply the host key. Reports the device bytes it holds.
+//   Lane         one worker's streams, events and device workspace:
+//                  stage()  outside the device interlock: takes one proof's
+//                           inputs and queues their uploads (one event each);
+//                  run()    inside it: H, then the five MSMs with the 0/1
+//                           split, returning their sums.
+//
+// Assembly (r, s blinding) happens on the host, in prover.cc, the same for
+// every backend. The CPU backend implements the same seam and is the oracle:
+// with the same r and s every backend must give the same proof bytes.
+//
+// Thread-safety: Backend::attach, make_lane and allocate_inputs may be called
+// from any thread. An AttachedKey is immutable and may be shared by lanes of
+// its backend (it is released when the last holder drops it). A Lane is used
+// by one thread at a time (stage, run, stage, run, ...).
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cuzk/base/status.h"
 #include "cuzk/base/thread_pool.h"
@@ -15,24 +38,130 @@
 
 namespace cuzk::groth16 {
 
+// Σ of each query against its scalars: H·h, L·aux, A·w_A, B1·w_B (G1) and
+// B2·w_B (G2).
+struct MsmSums {
+  ec::G1Jacobian h, l, a, b1;
+  ec::G2Jacobian b2;
+};
+
+// One proof's inputs after the matvec.
+//   a, b, c   the row values, domain size n each, zero-padded; run() clobbers them
+//   witness   all num_vars values (1, inputs, aux)
+struct ProofInputs {
+  std::span<Fr> a, b, c;
+  std::span<const Fr> witness;
+};
+
+// What a lane's last proof did: named stage times (device times from CUDA
+// events on the CUDA backend, host wall times on the CPU), in order, and the
+// bytes it moved to the device.
+struct LaneTimes {
+  std::vector<std::pair<std::string, double>> stages_ms;
+  uint64_t upload_bytes = 0;
+  bool pageable_upload = false;  // an input was not in pinned memory (slower upload)
+  std::string plan;              // how the lane ran the proof ("cpu", "resident", "streamed")
+  double total_ms() const;
+  double get(std::string_view stage) const;  // 0 when absent
+};
+
+// A proving key placed on a device. The host key it was attached from must
+// outlive it.
+class AttachedKey {
+ public:
+  explicit AttachedKey(const ProvingKey& pk) : pk_(&pk) {}
+  virtual ~AttachedKey() = default;
+  AttachedKey(const AttachedKey&) = delete;
+  AttachedKey& operator=(const AttachedKey&) = delete;
+
+  const ProvingKey& pk() const { return *pk_; }
+  // Device memory this key holds (0 on the CPU).
+  virtual uint64_t device_bytes() const = 0;
+  // Where its points are and why ("host", "device-resident: ...", "streamed
+  // from pinned host memory: ...").
+  virtual std::string placement() const = 0;
+
+ private:
+  const ProvingKey* pk_;
+};
+
+class Lane {
+ public:
+  virtual ~Lane() = default;
+  // Outside the device interlock: takes one proof under `key` and queues the
+  // uploads of its inputs. REQUIRES: the spans of `in` stay valid and are not
+  // touched by the caller until run() has returned (or the lane is
+  // destroyed); `key` is alive until then; the sizes match the key (checked:
+  // INVALID_ARGUMENT). Errors: RESOURCE_EXHAUSTED when the lane's workspace
+  // does not fit the device budget.
+  virtual Status stage(std::shared_ptr<const AttachedKey> key, const ProofInputs& in) = 0;
+  // Inside the device interlock: the H step and the five MSMs of the staged
+  // proof. Errors: FAILED_PRECONDITION when A·B − C is not divisible by Z
+  // (bellperson keys: the witness does not satisfy the circuit),
+  // FAILED_PRECONDITION when nothing is staged, device errors (the lane stays
+  // usable for the next proof).
+  virtual StatusOr<MsmSums> run() = 0;
+  virtual const LaneTimes& times() const = 0;
+};
+
+// Host memory for proof inputs, allocated by a backend in the kind it
+// uploads fastest from (pinned on CUDA, plain on the CPU). Move-only.
+class HostBuffer {
+ public:
+  HostBuffer() = default;
+  HostBuffer(Fr* p, size_t n, bool pinned, std::function<void(Fr*)> free)
+      : p_(p), n_(n), pinned_(pinned), free_(std::move(free)) {}
+  HostBuffer(HostBuffer&& o) noexcept { *this = std::move(o); }
+  HostBuffer& operator=(HostBuffer&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = std::exchange(o.p_, nullptr);
+      n_ = std::exchange(o.n_, 0);
+      pinned_ = o.pinned_;
+      free_ = std::move(o.free_);
+    }
+    return *this;
+  }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  ~HostBuffer() { reset(); }
+  void reset() {
+    if (p_ && free_) free_(p_);
+    p_ = nullptr;
+    n_ = 0;
+  }
+  Fr* data() const { return p_; }
+  size_t size() const { return n_; }
+  bool pinned() const { return pinned_; }
+  std::span<Fr> span() const { return {p_, n_}; }
+
+ private:
+  Fr* p_ = nullptr;
+  size_t n_ = 0;
+  bool pinned_ = false;
+  std::function<void(Fr*)> free_;
+};
+
+// A device's memory budget as its backend sees it (all 0 on the CPU).
+struct DeviceMemory {
+  uint64_t budget_bytes = 0, used_bytes = 0, peak_bytes = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
-
-  // Turns the row values a, b, c (each of length n = 2^lg_n, zero-padded)
-  // into the scalars of the H query, written to a:
-  //  - kBellperson: the coefficients of h = (A·B − C)/Z, computed on the coset
-  //    g = 7; the first n − 1 are the scalars. Errors: FAILED_PRECONDITION when
-  //    coefficient n − 1 is non-zero (A·B − C is not divisible by Z: the
-  //    witness does not satisfy the circuit).
-  //  - kSnarkjs: P_j = a_j·b_j − c_j on the odd coset ω(2n)·ω(n)^j (n scalars).
-  // b and c are clobbered.
-  virtual Status compute_h(KeyLayout layout, int lg_n, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) = 0;
-
-  // Σ scalars[i]·bases[i]. REQUIRES: equal lengths.
-  virtual ec::G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) = 0;
-  virtual ec::G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars) = 0;
+  virtual DeviceMemory device_memory() const { return {}; }
+  // One line for logs: the device, its memory budget.
+  virtual std::string describe() const = 0;
+  // Places `pk` on the device (uploads its points once, or prepares them for
+  // streaming). REQUIRES: pk outlives the returned key. Errors:
+  // RESOURCE_EXHAUSTED when it cannot be placed at all; device errors.
+  virtual StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk) = 0;
+  virtual StatusOr<std::unique_ptr<Lane>> make_lane() = 0;
+  // n uninitialised values. Pinned when the backend benefits and pinning
+  // succeeds (HostBuffer::pinned() says which).
+  virtual StatusOr<HostBuffer> allocate_inputs(size_t n);
 };
 
 // The CPU backend over ntt/ and msm/, running on `pool` (default pool when null).

@@ -1,7 +1,7 @@
 // The Groth16 prover, in named stages (rapidsnark-style, top to bottom):
 //   matvec:   a = A·w, b = B·w, c = C·w (or a∘b), plus the per-input rows
-//   h:        the H-query scalars from a, b, c (Backend::compute_h)
-//   msm:      H·h, L·aux, A·w_A, B1·w_B (G1) and B2·w_B (G2)
+//   h, msm:   on a backend's lane (backend.h): the H-query scalars from a, b,
+//             c, then H·h, L·aux, A·w_A, B1·w_B (G1) and B2·w_B (G2)
 //   assembly: A = α + A_m + rδ, B = β + B2_m + sδ,
 //             C = L_m + H_m + s·A + r·B1 − rs·δ  with B1 = β1 + B1_m + sδ1
 #pragma once
@@ -40,6 +40,8 @@ struct ProveOptions {
 
 struct StageTimes {
   double matvec_s = 0, h_s = 0, msm_s = 0, assembly_s = 0, total_s = 0;
+  double stage_s = 0;  // Lane::stage (host side of the uploads)
+  LaneTimes lane;      // the lane's own stage times
 };
 
 // The row values a = A·w, b = B·w, c = C·w (or a∘b), with the per-input rows
@@ -54,9 +56,24 @@ struct RowValues {
 StatusOr<RowValues> compute_rows(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
                                  const ProveOptions& options = {});
 
-// The stages after matvec: h, MSMs, assembly. Consumes rows (its buffers are
-// freed as soon as the H scalars exist). REQUIRES: rows from compute_rows for
+// The matvec stage into caller-owned buffers (e.g. pinned HostBuffers of a
+// backend), each of the domain size; they are fully overwritten.
+Status compute_rows_into(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
+                         std::span<Fr> a, std::span<Fr> b, std::span<Fr> c, const ProveOptions& options = {});
+
+// The stages after matvec on a lane: stage, run (H and the MSMs), assembly.
+// `in` is clobbered (backend.h). REQUIRES: in from compute_rows(_into) for
 // the same key, circuit and witness.
+StatusOr<Proof> prove_on_lane(std::shared_ptr<const AttachedKey> key, const ProofInputs& in, const Blinding& blinding,
+                              Lane& lane, const ProveOptions& options = {}, StageTimes* times = nullptr);
+
+// A + the blinding: the assembly stage alone (host). Exposed for tests.
+Proof assemble(const VerifyingKey& vk, const MsmSums& sums, const Blinding& blinding);
+
+// The stages after matvec: h, MSMs, assembly, on a key attached to `backend`
+// for this call and a lane made for it (one-shot use; a long-lived caller
+// attaches once and keeps lanes: prove_on_lane). Consumes rows.
+// REQUIRES: rows from compute_rows for the same key, circuit and witness.
 StatusOr<Proof> prove_from_rows(const ProvingKey& pk, RowValues rows, std::span<const Fr> witness,
                                 const Blinding& blinding, Backend& backend, const ProveOptions& options = {},
                                 StageTimes* times = nullptr);

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
+#include <vector>
 
 #include "cuzk/base/status.h"
 #include "cuzk/base/thread_pool.h"
@@ -19,6 +21,11 @@ struct DevSetupOptions {
   ThreadPool* pool = nullptr;  // default_thread_pool() when null
   // Called with a fraction in [0, 1] as points are computed (from one thread).
   std::function<void(double)> progress;
+  // The fixed-base multiplications [k_i]·G (the bulk of the work), normalised
+  // to affine: the CPU when empty; the CUDA backend offers device versions
+  // (groth16/cuda/cuda_setup.h) for circuits of 2^20 rows and more.
+  std::function<StatusOr<std::vector<G1Affine>>(std::span<const Fr>)> fixed_base_g1;
+  std::function<StatusOr<std::vector<G2Affine>>(std::span<const Fr>)> fixed_base_g2;
 };
 
 // The toxic waste a seed stands for.

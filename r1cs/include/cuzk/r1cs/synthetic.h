@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cuzk/base/status.h"
+#include "cuzk/base/thread_pool.h"
 #include "cuzk/r1cs/circuit.h"
 #include "cuzk/r1cs/precompiled.h"
 
@@ -62,6 +63,22 @@ struct SyntheticCircuit {
 
 // In memory (tests).
 StatusOr<SyntheticCircuit> generate_synthetic(const SyntheticParams& params);
+
+// The proportions of Filecoin's 32 GiB PoRep partition scaled to a domain of
+// 2^lg (exact at lg = 27): rows including the per-input rows, inputs (ONE
+// included), aux, and the aux variables that A and B touch.
+struct PorepShape {
+  int lg = 0;
+  uint64_t rows = 0, num_inputs = 0, num_aux = 0, a_aux = 0, b_aux = 0;
+};
+PorepShape porep_shape(int lg);
+
+// A satisfiable circuit of that shape (8 <= lg <= 27) for benchmarks: its rows
+// without the per-input rows, ~90% of aux values 0 or 1, B-input density ONE
+// only, a few terms per linear combination. Built in parallel on `pool`
+// (default pool when null) from the row index alone; at lg = 27 it holds
+// ≈ 700M non-zeros (≈ 7 GB) and its witness 4.2 GB.
+StatusOr<SyntheticCircuit> generate_porep_shaped(int lg, uint64_t seed, ThreadPool* pool = nullptr);
 
 // Straight to a precompiled file; only the witness and the coefficient
 // table are held in memory.

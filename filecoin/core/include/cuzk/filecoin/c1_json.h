@@ -3,7 +3,9 @@
 //   {"SectorNum": n, "Phase1Out": "<base64 of the C1 JSON>", "SectorSize": bytes}
 //
 // Nodes are arrays of 32 integers; merkle proofs {"data": {"Single"|"Sub"|
-// "Top": {...}}}; vanilla_proofs {"<registered proof>": [[challenge proof…]…]}.
+// "Top": {...}}}; vanilla_proofs {"<variant>": [[challenge proof…]…]} where
+// the variant names the sector size's V1 proof (vanilla_seal_proof_variant:
+// "StackedDrg2KiBV1" for every 2 KiB proof, as filecoin-proofs-api tags it).
 // Unknown object keys are skipped (serde's default); a missing field, a wrong
 // type, a Poseidon node >= r or nesting deeper than 64 is INVALID_ARGUMENT
 // naming the field path and byte offset, e.g. "C1 output: offset 812:

@@ -35,6 +35,11 @@ struct SealProofInfo {
 StatusOr<SealProofInfo> seal_proof_info(uint64_t registered_proof);
 StatusOr<SealProofInfo> seal_proof_info(std::string_view name);
 
+// The variant of filecoin-proofs-api's VanillaSealProof that carries this
+// proof's vanilla proofs in a C1 output: one per sector size, named after the
+// V1 proof of that size ("StackedDrg32GiBV1" also for StackedDrg32GiBV1_1).
+std::string_view vanilla_seal_proof_variant(const SealProofInfo& info);
+
 enum class PoStKind { kWinning, kWindow };
 
 struct PoStProofInfo {

@@ -68,6 +68,15 @@ struct MsmConfig {
   // one lane; StreamedMsm uses one unless asked.
   int window_lanes = 0;
   MsmProfile* profile = nullptr;
+  // Indirection (device arrays of n entries, each < 2^31), for MSMs over a
+  // subset of a larger set of bases and scalars without gathering them (the
+  // tail of the 0/1 split): with scalar_index, scalar i is
+  // d_scalars[scalar_index[i]]; with point_index, it pairs with
+  // d_bases[point_index[i]]. Null: the identity. Costs one 4-byte load per
+  // scalar (and per window and point) and scattered reads of the referenced
+  // scalars.
+  const uint32_t* scalar_index = nullptr;
+  const uint32_t* point_index = nullptr;
 };
 
 // The window size msm() uses for n points.
@@ -141,6 +150,9 @@ template <class C>
 class StreamedMsm {
  public:
   static StatusOr<StreamedMsm> create(size_t batch_size, const MsmConfig& config = {});
+  // The device memory create() allocates for these arguments (0 when they are
+  // invalid), for budgets.
+  static size_t device_bytes(size_t batch_size, const MsmConfig& config = {});
   StreamedMsm(StreamedMsm&&) noexcept = default;
   StreamedMsm& operator=(StreamedMsm&&) noexcept = default;
 

@@ -1,0 +1,34 @@
+// `--backend cuda|cpu|auto` and `--vram-limit SIZE` for the commands that
+// prove in this process (prove with key files, bench prove).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cuzk/base/status.h"
+#include "cuzk/base/thread_pool.h"
+#include "cuzk/groth16/backend.h"
+
+namespace cuzk::app {
+
+struct BackendChoice {
+  std::string name = "auto";    // auto: CUDA when a device is present, else the CPU
+  std::string vram_limit;       // "" or a size: 16GiB, 512MiB, 4096
+  std::string placement = "auto";  // auto, resident or streamed (CUDA keys)
+};
+
+void add_backend_options(CLI::App* cmd, BackendChoice* choice);
+
+// The backend asked for. *said describes it for the user ("cuda:0 NVIDIA ...
+// (auto: a CUDA device is present)"). Errors: INVALID_ARGUMENT for an unknown
+// name or size, UNAVAILABLE for --backend cuda without a usable device or in
+// a build without CUDA.
+StatusOr<std::unique_ptr<groth16::Backend>> make_backend(const BackendChoice& choice, ThreadPool* pool,
+                                                         std::string* said);
+
+// "16GiB" → 17179869184. Units: B, KiB/MiB/GiB/TiB (also K/M/G/T), KB/MB/GB/TB.
+StatusOr<uint64_t> parse_byte_size(const std::string& text);
+
+}  // namespace cuzk::app

@@ -1,0 +1,53 @@
+// The CUDA backend of the prover seam (groth16/backend.h) on one device.
+//
+// Keys: attach() uploads H, L, A, B1 and B2 once and keeps them in device
+// memory ("resident") when the key and one lane's workspace fit the budget;
+// otherwise the points stay in pinned host memory and the MSMs stream them
+// ("streamed": StreamedMsm with its deferred double-buffered synchronisation;
+// the tails of the 0/1 split gather only their own points over PCIe).
+// Either way the key holds on the device the index lists of its A and B
+// queries (which variable each point belongs to).
+//
+// Lanes: stage() queues the uploads of a, b, c (and, resident, the witness)
+// on the lane's upload stream with one event per buffer; run() makes the
+// compute stream wait on those events and runs, all on the device: the H step
+// (both key layouts), the 0/1 classification of the L, A and B scalars
+// (bitmaps of the ones, index lists of the tail), the H MSM, and for each of
+// L, A, B1 and B2 a batch addition of the ones plus an MSM over the tail. The
+// host waits once in the middle (for the tail sizes, while the H MSM runs)
+// and once at the end. Device buffers are allocated once per lane and key
+// shape, never per proof.
+//
+// Budget: the device's free memory when the backend is made, lowered to
+// vram_limit_bytes when that is set (so that an H200 reproduces a 16 GB card);
+// keys and lanes reserve from it and fail with RESOURCE_EXHAUSTED rather than
+// run the device out of memory.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "cuzk/base/status.h"
+#include "cuzk/groth16/backend.h"
+
+namespace cuzk::groth16::cuda {
+
+enum class Placement {
+  kAuto,      // resident when it fits, else streamed
+  kResident,  // resident or RESOURCE_EXHAUSTED
+  kStreamed,  // always streamed (tests, and measuring the small-card path)
+};
+
+struct CudaBackendOptions {
+  int device = 0;
+  // 0: the device's free memory at creation, less a 512 MiB margin.
+  uint64_t vram_limit_bytes = 0;
+  Placement placement = Placement::kAuto;
+  ThreadPool* pool = nullptr;  // host work (index lists); default pool when null
+};
+
+// Errors: UNAVAILABLE when there is no usable device (or the ordinal is out
+// of range).
+StatusOr<std::unique_ptr<Backend>> make_cuda_backend(const CudaBackendOptions& options = {});
+
+}  // namespace cuzk::groth16::cuda

@@ -1,0 +1,101 @@
+// Internals of the CUDA backend (cuda_backend.h): the device context, the
+// attached key, and the sizes of a lane's device buffers in either plan.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuzk/base/status.h"
+#include "cuzk/base/thread_pool.h"
+#include "cuzk/gpu/buffer.h"
+#include "cuzk/gpu/vram_budget.h"
+#include "cuzk/groth16/backend.h"
+#include "cuzk/groth16/cuda/cuda_backend.h"
+
+namespace cuzk::groth16::cuda {
+
+// What the backend's keys and lanes share. Immutable but for the budget
+// (thread-safe).
+struct DeviceContext {
+  int ordinal = 0;
+  std::string name;  // device summary
+  Placement placement = Placement::kAuto;
+  ThreadPool* pool = nullptr;
+  gpu::VramBudget budget{0};
+};
+
+// The sizes that fix a lane's buffers.
+struct KeyShape {
+  KeyLayout layout = KeyLayout::kBellperson;
+  int lg_n = 0;
+  uint64_t n = 0;           // domain
+  uint64_t n_h = 0;         // H points (n − 1 or n)
+  uint64_t num_vars = 0;
+  uint64_t num_inputs = 0;
+  uint64_t m_l = 0, m_a = 0, m_b = 0;  // points of L, A, B
+  bool resident = false;
+  friend bool operator==(const KeyShape&, const KeyShape&) = default;
+};
+KeyShape shape_of(const ProvingKey& pk, bool resident);
+
+// Device bytes of one lane in the resident plan.
+uint64_t resident_lane_bytes(const KeyShape& s);
+// The streamed plan's batch sizes and its device bytes with them.
+struct StreamedSizes {
+  size_t batch = 0;  // StreamedMsm batch (G1; G2 takes half)
+  size_t chunk = 0;  // tail points gathered at a time
+  uint64_t bytes = 0;
+};
+StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk);
+// The largest sizes (batches from 2^22, or the largest MSM when smaller, down
+// to 2^10) that fit in `available` bytes; bytes = 0 when none does.
+StreamedSizes fit_streamed(const KeyShape& s, uint64_t available);
+
+// Device bytes a resident key holds (its points and index lists).
+uint64_t resident_key_bytes(const ProvingKey& pk);
+
+class CudaKey final : public AttachedKey {
+ public:
+  static StatusOr<std::shared_ptr<const CudaKey>> create(const ProvingKey& pk, std::shared_ptr<DeviceContext> ctx);
+
+  uint64_t device_bytes() const override { return reservation_.bytes(); }
+  std::string placement() const override { return placement_; }
+  bool resident() const { return resident_; }
+  const KeyShape& shape() const { return shape_; }
+
+  // The bases as the MSMs take them: device memory (resident) or pinned
+  // host memory (streamed).
+  const ec::G1Affine *h = nullptr, *l = nullptr, *a = nullptr, *b1 = nullptr;
+  const ec::G2Affine* b2 = nullptr;
+  // Device addresses of the same points for gathers (resident: the same
+  // pointers; streamed: the mapped host memory).
+  const void *l_dev = nullptr, *a_dev = nullptr, *b1_dev = nullptr, *b2_dev = nullptr;
+  const uint32_t* idx_a() const { return idx_a_.data(); }
+  const uint32_t* idx_b() const { return idx_b_.data(); }
+
+ private:
+  explicit CudaKey(const ProvingKey& pk) : AttachedKey(pk) {}
+  Status make_resident(const ProvingKey& pk);
+  Status make_streamed(const ProvingKey& pk);
+  // Pins `bytes` at p (a large block in place; a small one copied into a
+  // pinned buffer of its own, since small heap blocks may share pages) and
+  // returns the pinned host address and its device address.
+  StatusOr<std::pair<const void*, const void*>> pin(const void* p, size_t bytes);
+
+  std::shared_ptr<DeviceContext> ctx_;
+  bool resident_ = false;
+  KeyShape shape_;
+  std::string placement_;
+  gpu::VramBudget::Reservation reservation_;
+  gpu::DeviceBuffer<ec::G1Affine> d_h_, d_l_, d_a_, d_b1_;
+  gpu::DeviceBuffer<ec::G2Affine> d_b2_;
+  std::vector<gpu::HostRegistration> registrations_;
+  std::vector<gpu::PinnedBuffer<uint8_t>> copies_;
+  gpu::DeviceBuffer<uint32_t> idx_a_, idx_b_;
+};
+
+StatusOr<std::unique_ptr<Lane>> make_cuda_lane(std::shared_ptr<DeviceContext> ctx);
+
+}  // namespace cuzk::groth16::cuda

@@ -1,0 +1,485 @@
+// A lane of the CUDA backend (cuda_backend.h): its streams, events and device
+// buffers, and the two plans of a proof (resident and streamed bases).
+//
+// Stream order of the resident plan (us: upload stream, cs: compute stream):
+//   stage:  us: a, b, c, w uploads, an event after each
+//   run:    cs: wait a, b, c → H step → [bellperson: h[n−1] to the host]
+//           cs: wait w → classify L, A, B → tail counts to the host → event E
+//           cs: H MSM (queued before the host waits)
+//           host: wait E (H step and classification; the H MSM runs on)
+//           cs: for L, A, B1, B2: batch addition of the ones, tail MSM
+//           cs: results to the host; host waits for cs
+// The classification's outputs live in the buffer b and c came in (the H step
+// has consumed them by then). The streamed plan differs in that w is uploaded
+// into that buffer after the H step, and the MSMs run through StreamedMsm
+// (host-synchronous; batch i's upload overlaps batch i−1's accumulation) and,
+// for the tails, through gathers of the tail's points over PCIe in chunks.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <optional>
+
+#include "cuda_internal.h"
+#include "cuzk/gpu/check.h"
+#include "cuzk/gpu/device.h"
+#include "cuzk/gpu/nvtx.h"
+#include "cuzk/gpu/stream.h"
+#include "cuzk/groth16/lane_util.h"
+#include "cuzk/msm/cuda/msm.h"
+#include "cuzk/msm/cuda/split.h"
+#include "cuzk/ntt/cuda/ntt.h"
+#include "gather.h"
+
+namespace cuzk::groth16::cuda {
+namespace {
+
+using ec::G1Curve;
+using ec::G2Curve;
+using ff::Fr;
+
+constexpr uint64_t kAlign = 256;
+uint64_t align(uint64_t x) { return (x + kAlign - 1) & ~(kAlign - 1); }
+
+// Carves aligned pieces out of one device buffer.
+class Carver {
+ public:
+  Carver(void* base, uint64_t size) : base_(static_cast<uint8_t*>(base)), size_(size) {}
+  template <class T>
+  StatusOr<T*> take(uint64_t count) {
+    const uint64_t bytes = align(count * sizeof(T));
+    if (at_ + bytes > size_) return internal_error("lane buffer layout overflows its buffer");
+    T* p = reinterpret_cast<T*>(base_ + at_);
+    at_ += bytes;
+    return p;
+  }
+  uint64_t used() const { return at_; }
+
+ private:
+  uint8_t* base_;
+  uint64_t size_;
+  uint64_t at_ = 0;
+};
+
+// One query's split outputs.
+struct QuerySplit {
+  msm::cuda::SplitBuffers bufs;
+  uint64_t m = 0;
+};
+
+// G1 results: h, l ones, l tail, a ones, a tail, b1 ones, b1 tail; G2: b2 ones, b2 tail.
+enum G1Slot { kH = 0, kL1, kLt, kA1, kAt, kB11, kB1t, kG1Slots };
+enum G2Slot { kB21 = 0, kB2t, kG2Slots };
+
+template <class T>
+Status grow(gpu::DeviceBuffer<T>& b, uint64_t n) {
+  if (b.size() >= n) return ok_status();
+  b.reset();
+  ASSIGN_OR_RETURN(b, gpu::DeviceBuffer<T>::allocate(n));
+  return ok_status();
+}
+
+class CudaLane final : public Lane {
+ public:
+  explicit CudaLane(std::shared_ptr<DeviceContext> ctx) : ctx_(std::move(ctx)) {}
+  Status init();
+
+  Status stage(std::shared_ptr<const AttachedKey> key, const ProofInputs& in) override;
+  StatusOr<MsmSums> run() override;
+  const LaneTimes& times() const override { return times_; }
+
+ private:
+  Status ensure_buffers(const KeyShape& s);
+  Status upload(const Fr* host, size_t count, Fr* dst, gpu::Event& done);
+  Status h_step(const KeyShape& s);
+  Status classify_all(const CudaKey& key, const Fr* d_w);
+  Status resident_msms(const CudaKey& key);
+  Status streamed_msms(const CudaKey& key);
+  template <class C>
+  Status streamed_tail(const void* bases_dev, const QuerySplit& q, uint32_t count, const Fr* d_w,
+                       ec::Jacobian<C>* acc);
+  Status mark(const char* stage);
+  Status collect_marks();
+  MsmSums sums() const;
+  void abandon();
+
+  std::shared_ptr<DeviceContext> ctx_;
+  gpu::Stream us_, cs_;
+  gpu::Event ev_a_, ev_b_, ev_c_, ev_w_, ev_h_, ev_cls_, ev_up0_, ev_up1_;
+  std::vector<std::pair<std::string, gpu::Event>> marks_;  // timing events on cs, in order
+  size_t marks_used_ = 0;
+
+  // Buffers for one key shape (ensure_buffers).
+  std::optional<KeyShape> shape_;
+  gpu::VramBudget::Reservation reservation_;
+  gpu::DeviceBuffer<uint8_t> region_a_, region_bc_, region_w_, ntt_ws_, msm_ws_, ba_ws_, cls_ws_;
+  std::optional<msm::cuda::StreamedMsm<G1Curve>> sm1_;
+  std::optional<msm::cuda::StreamedMsm<G2Curve>> sm2_;
+  StreamedSizes streamed_;
+  gpu::DeviceBuffer<ec::G1Jacobian> d_res1_;
+  gpu::DeviceBuffer<ec::G2Jacobian> d_res2_;
+  gpu::DeviceBuffer<uint32_t> d_counts_;
+  gpu::PinnedBuffer<ec::G1Jacobian> h_res1_;
+  gpu::PinnedBuffer<ec::G2Jacobian> h_res2_;
+  gpu::PinnedBuffer<uint32_t> h_counts_;
+  gpu::PinnedBuffer<Fr> h_last_;
+
+  // The staged proof.
+  std::shared_ptr<const CudaKey> key_;
+  ProofInputs in_;
+  std::array<QuerySplit, 3> split_;  // L, A, B
+  Fr* d_w_ = nullptr;                // where w is on the device
+  LaneTimes times_;
+  std::array<ec::G1Jacobian, kG1Slots> host_g1_{};
+  std::array<ec::G2Jacobian, kG2Slots> host_g2_{};
+};
+
+Status CudaLane::init() {
+  ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
+  ASSIGN_OR_RETURN(us_, gpu::Stream::create());
+  ASSIGN_OR_RETURN(cs_, gpu::Stream::create());
+  for (gpu::Event* e : {&ev_a_, &ev_b_, &ev_c_, &ev_w_, &ev_h_, &ev_cls_}) {
+    ASSIGN_OR_RETURN(*e, gpu::Event::create(false));
+  }
+  ASSIGN_OR_RETURN(ev_up0_, gpu::Event::create(true));
+  ASSIGN_OR_RETURN(ev_up1_, gpu::Event::create(true));
+  ASSIGN_OR_RETURN(d_res1_, gpu::DeviceBuffer<ec::G1Jacobian>::allocate(kG1Slots));
+  ASSIGN_OR_RETURN(d_res2_, gpu::DeviceBuffer<ec::G2Jacobian>::allocate(kG2Slots));
+  ASSIGN_OR_RETURN(d_counts_, gpu::DeviceBuffer<uint32_t>::allocate(3));
+  ASSIGN_OR_RETURN(h_res1_, gpu::PinnedBuffer<ec::G1Jacobian>::allocate(kG1Slots));
+  ASSIGN_OR_RETURN(h_res2_, gpu::PinnedBuffer<ec::G2Jacobian>::allocate(kG2Slots));
+  ASSIGN_OR_RETURN(h_counts_, gpu::PinnedBuffer<uint32_t>::allocate(3));
+  ASSIGN_OR_RETURN(h_last_, gpu::PinnedBuffer<Fr>::allocate(1));
+  return ok_status();
+}
+
+// Allocates the buffers of a shape once; a lane that proves keys of one shape
+// never allocates again.
+Status CudaLane::ensure_buffers(const KeyShape& s) {
+  if (shape_ && *shape_ == s) return ok_status();
+  shape_.reset();
+  region_a_.reset(), region_bc_.reset(), region_w_.reset(), ntt_ws_.reset(), msm_ws_.reset(), ba_ws_.reset();
+  cls_ws_.reset(), sm1_.reset(), sm2_.reset();
+  reservation_.release();
+  const uint64_t fr = sizeof(Fr);
+  const uint64_t m_max = std::max({s.m_l, s.m_a, s.m_b, uint64_t(1)});
+  const uint64_t split = align((s.m_l + 63) / 64 * 8) + align((s.m_a + 63) / 64 * 8) + align((s.m_b + 63) / 64 * 8) +
+                         2 * (align(s.m_l * 4) + align(s.m_a * 4) + align(s.m_b * 4));
+  if (s.resident) {
+    const uint64_t need = resident_lane_bytes(s);
+    ASSIGN_OR_RETURN(reservation_, ctx_->budget.reserve(need, "a lane's workspace (resident plan)"));
+    ASSIGN_OR_RETURN(region_bc_, gpu::DeviceBuffer<uint8_t>::allocate(std::max(align(2 * s.n * fr), split) + 4 * kAlign));
+    ASSIGN_OR_RETURN(region_w_, gpu::DeviceBuffer<uint8_t>::allocate(align(s.num_vars * fr)));
+    uint64_t ws = msm::cuda::msm_workspace_bytes<G1Curve>(0);
+    const uint64_t m_g1 = std::max({s.n_h, s.m_l, s.m_a, s.m_b});
+    for (uint64_t k = m_g1; k >= 1; k /= 2) ws = std::max<uint64_t>(ws, msm::cuda::msm_workspace_bytes<G1Curve>(k));
+    for (uint64_t k = s.m_b; k >= 1; k /= 2) ws = std::max<uint64_t>(ws, msm::cuda::msm_workspace_bytes<G2Curve>(k));
+    ASSIGN_OR_RETURN(msm_ws_, gpu::DeviceBuffer<uint8_t>::allocate(ws));
+    ASSIGN_OR_RETURN(ba_ws_, gpu::DeviceBuffer<uint8_t>::allocate(
+                                 std::max(msm::cuda::batch_add_workspace_bytes<G1Curve>(m_g1),
+                                          msm::cuda::batch_add_workspace_bytes<G2Curve>(s.m_b))));
+  } else {
+    streamed_ = fit_streamed(s, ctx_->budget.available());
+    if (streamed_.bytes == 0)
+      return resource_exhausted("a lane's workspace (streamed plan) for a domain of 2^" + std::to_string(s.lg_n) +
+                                " does not fit the " + gpu::VramBudget::format_bytes(ctx_->budget.available()) +
+                                " of device memory left in the budget");
+    ASSIGN_OR_RETURN(reservation_, ctx_->budget.reserve(streamed_.bytes, "a lane's workspace (streamed plan)"));
+    const uint64_t chunk = streamed_.chunk;
+    ASSIGN_OR_RETURN(region_bc_, gpu::DeviceBuffer<uint8_t>::allocate(
+                                     std::max(align(2 * s.n * fr), align(s.num_vars * fr) + split +
+                                                                        align(chunk * sizeof(ec::G2Affine)) +
+                                                                        align(chunk * fr)) +
+                                     8 * kAlign));
+    uint64_t ws = 0;
+    for (uint64_t k = chunk; k >= 1; k /= 2)
+      ws = std::max<uint64_t>({ws, msm::cuda::msm_workspace_bytes<G1Curve>(k), msm::cuda::msm_workspace_bytes<G2Curve>(k)});
+    ASSIGN_OR_RETURN(msm_ws_, gpu::DeviceBuffer<uint8_t>::allocate(ws));
+    ASSIGN_OR_RETURN(auto sm1, msm::cuda::StreamedMsm<G1Curve>::create(streamed_.batch));
+    ASSIGN_OR_RETURN(auto sm2, msm::cuda::StreamedMsm<G2Curve>::create(std::max<size_t>(streamed_.batch / 2, 64)));
+    sm1_.emplace(std::move(sm1));
+    sm2_.emplace(std::move(sm2));
+  }
+  ASSIGN_OR_RETURN(region_a_, gpu::DeviceBuffer<uint8_t>::allocate(align(s.n * fr)));
+  ASSIGN_OR_RETURN(ntt_ws_, gpu::DeviceBuffer<uint8_t>::allocate(ntt::cuda::ntt_workspace_bytes(s.lg_n)));
+  ASSIGN_OR_RETURN(cls_ws_, gpu::DeviceBuffer<uint8_t>::allocate(msm::cuda::classify_workspace_bytes(m_max)));
+  shape_ = s;
+  return ok_status();
+}
+
+Status CudaLane::upload(const Fr* host, size_t count, Fr* dst, gpu::Event& done) {
+  if (count > 0 && !gpu::is_pinned_host_pointer(host)) times_.pageable_upload = true;
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, host, count * sizeof(Fr), cudaMemcpyHostToDevice, us_.get())));
+  times_.upload_bytes += count * sizeof(Fr);
+  return done.record(us_);
+}
+
+Status CudaLane::stage(std::shared_ptr<const AttachedKey> key, const ProofInputs& in) {
+  CUZK_NVTX_RANGE("lane.stage");
+  auto ck = std::dynamic_pointer_cast<const CudaKey>(key);
+  if (!ck) return invalid_argument("lane.stage: the key was attached to another backend");
+  RETURN_IF_ERROR(check_inputs(ck->pk(), in));
+  ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
+  key_.reset();
+  RETURN_IF_ERROR(ensure_buffers(ck->shape()));
+  times_ = LaneTimes{};
+  times_.plan = ck->resident() ? "resident" : "streamed";
+  marks_used_ = 0;
+  const KeyShape& s = ck->shape();
+  Fr* d_a = reinterpret_cast<Fr*>(region_a_.data());
+  Fr* d_b = reinterpret_cast<Fr*>(region_bc_.data());
+  RETURN_IF_ERROR(ev_up0_.record(us_));
+  RETURN_IF_ERROR(upload(in.a.data(), s.n, d_a, ev_a_));
+  RETURN_IF_ERROR(upload(in.b.data(), s.n, d_b, ev_b_));
+  RETURN_IF_ERROR(upload(in.c.data(), s.n, d_b + s.n, ev_c_));
+  if (s.resident) {
+    d_w_ = reinterpret_cast<Fr*>(region_w_.data());
+    RETURN_IF_ERROR(upload(in.witness.data(), s.num_vars, d_w_, ev_w_));
+  } else {
+    d_w_ = reinterpret_cast<Fr*>(region_bc_.data());  // uploaded after the H step (run)
+  }
+  RETURN_IF_ERROR(ev_up1_.record(us_));
+  key_ = std::move(ck);
+  in_ = in;
+  return ok_status();
+}
+
+Status CudaLane::mark(const char* stage) {
+  if (marks_used_ == marks_.size()) {
+    ASSIGN_OR_RETURN(gpu::Event e, gpu::Event::create(true));
+    marks_.emplace_back(std::string(), std::move(e));
+  }
+  marks_[marks_used_].first = stage;
+  RETURN_IF_ERROR(marks_[marks_used_].second.record(cs_));
+  ++marks_used_;
+  return ok_status();
+}
+
+Status CudaLane::collect_marks() {
+  for (size_t i = 1; i < marks_used_; ++i) {
+    ASSIGN_OR_RETURN(float ms, gpu::Event::elapsed_ms(marks_[i - 1].second, marks_[i].second));
+    times_.stages_ms.emplace_back(marks_[i].first, double(ms));
+  }
+  return ok_status();
+}
+
+// The H step (backend.h, ProofInputs): bellperson divides by Z on the coset
+// g = 7; snarkjs evaluates on the odd coset ω(2n)·ω(n)^j. 3 iNTT + 3 coset NTT
+// (+ 1 coset iNTT) with no permutation pass but the last.
+Status CudaLane::h_step(const KeyShape& s) {
+  using ntt::cuda::Direction;
+  using ntt::cuda::NttSpec;
+  using ntt::cuda::Order;
+  const ff::RootConvention conv = root_convention(s.layout);
+  const bool bell = s.layout == KeyLayout::kBellperson;
+  const Fr shift = bell ? ff::fr_generator(conv) : ff::root_of_unity(s.lg_n + 1, conv);
+  Fr* d_a = reinterpret_cast<Fr*>(region_a_.data());
+  Fr* d_b = reinterpret_cast<Fr*>(region_bc_.data());
+  Fr* abc[3] = {d_a, d_b, d_b + s.n};
+  // Each polynomial's transforms wait only for its own upload, so that the
+  // uploads of b and c overlap the transforms of a (and b).
+  const gpu::Event* arrived[3] = {&ev_a_, &ev_b_, &ev_c_};
+  size_t ws = ntt_ws_.bytes();
+  for (int i = 0; i < 3; ++i) {
+    Fr* p = abc[i];
+    RETURN_IF_ERROR(cs_.wait(*arrived[i]));
+    RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kInverse, Order::kNaturalToBitReversed, {}},
+                                   ntt_ws_.data(), &ws, cs_.get()));
+    RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kForward, Order::kBitReversedToNatural, shift},
+                                   ntt_ws_.data(), &ws, cs_.get()));
+  }
+  const Fr k = bell ? (shift.pow(s.n) - Fr::one()).inverse() : Fr::one();
+  RETURN_IF_ERROR(ntt::cuda::hadamard_sub_scale(abc[0], abc[1], abc[2], k, s.n, cs_.get()));
+  if (!bell) return ok_status();
+  RETURN_IF_ERROR(ntt::cuda::ntt(d_a, NttSpec{s.lg_n, conv, Direction::kInverse, Order::kNaturalToNatural, shift},
+                                 ntt_ws_.data(), &ws, cs_.get()));
+  return CUZK_CUDA_CHECK(
+      cudaMemcpyAsync(h_last_.data(), d_a + (s.n - 1), sizeof(Fr), cudaMemcpyDeviceToHost, cs_.get()));
+}
+
+// The split outputs in the region b and c came in (after w in the streamed plan).
+Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w) {
+  const KeyShape& s = key.shape();
+  const uint64_t w_bytes = s.resident ? 0 : align(s.num_vars * sizeof(Fr));
+  Carver carve(region_bc_.data() + w_bytes, region_bc_.bytes() - w_bytes);
+  const uint64_t ms[3] = {s.m_l, s.m_a, s.m_b};
+  const uint32_t* index[3] = {nullptr, key.idx_a(), key.idx_b()};
+  for (int q = 0; q < 3; ++q) {
+    QuerySplit& qs = split_[size_t(q)];
+    qs.m = ms[q];
+    ASSIGN_OR_RETURN(qs.bufs.ones, carve.take<uint64_t>((ms[q] + 63) / 64));
+    ASSIGN_OR_RETURN(qs.bufs.tail_points, carve.take<uint32_t>(ms[q]));
+    ASSIGN_OR_RETURN(qs.bufs.tail_scalars, carve.take<uint32_t>(ms[q]));
+    qs.bufs.tail_count = d_counts_.data() + q;
+    size_t ws = cls_ws_.bytes();
+    RETURN_IF_ERROR(msm::cuda::classify(d_w, index[q], uint32_t(q == 0 ? s.num_inputs : 0), ms[q], qs.bufs,
+                                        cls_ws_.data(), &ws, cs_.get()));
+  }
+  RETURN_IF_ERROR(d_counts_.download(h_counts_.data(), 3, cs_.get()));
+  return ev_cls_.record(cs_);
+}
+
+Status CudaLane::resident_msms(const CudaKey& key) {
+  const KeyShape& s = key.shape();
+  const Fr* d_h = reinterpret_cast<const Fr*>(region_a_.data());
+  size_t ws = msm_ws_.bytes(), ba = ba_ws_.bytes();
+  ec::G1Jacobian* r1 = d_res1_.data();
+  ec::G2Jacobian* r2 = d_res2_.data();
+  RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(key.h, d_h, s.n_h, r1 + kH, msm_ws_.data(), &ws, cs_.get()));
+  RETURN_IF_ERROR(mark("msm_h"));
+  RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes (the H MSM runs on)
+  if (s.layout == KeyLayout::kBellperson && !h_last_[0].is_zero())
+    return failed_precondition(
+        "A·B − C is not divisible by Z: the witness does not satisfy the circuit (h has degree n − 1)");
+  auto query = [&](const ec::G1Affine* bases, const QuerySplit& q, uint32_t count, int ones, int tail) -> Status {
+    RETURN_IF_ERROR(msm::cuda::batch_add<G1Curve>(bases, q.bufs.ones, q.m, r1 + ones, ba_ws_.data(), &ba, cs_.get()));
+    msm::cuda::MsmConfig cfg;
+    cfg.scalar_index = q.bufs.tail_scalars;
+    cfg.point_index = q.bufs.tail_points;
+    return msm::cuda::msm<G1Curve>(bases, d_w_, count, r1 + tail, msm_ws_.data(), &ws, cs_.get(), cfg);
+  };
+  RETURN_IF_ERROR(query(key.l, split_[0], h_counts_[0], kL1, kLt));
+  RETURN_IF_ERROR(mark("msm_l"));
+  RETURN_IF_ERROR(query(key.a, split_[1], h_counts_[1], kA1, kAt));
+  RETURN_IF_ERROR(mark("msm_a"));
+  RETURN_IF_ERROR(query(key.b1, split_[2], h_counts_[2], kB11, kB1t));
+  RETURN_IF_ERROR(mark("msm_b1"));
+  const QuerySplit& qb = split_[2];
+  RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(key.b2, qb.bufs.ones, qb.m, r2 + kB21, ba_ws_.data(), &ba, cs_.get()));
+  msm::cuda::MsmConfig cfg;
+  cfg.scalar_index = qb.bufs.tail_scalars;
+  cfg.point_index = qb.bufs.tail_points;
+  RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(key.b2, d_w_, h_counts_[2], r2 + kB2t, msm_ws_.data(), &ws, cs_.get(), cfg));
+  RETURN_IF_ERROR(mark("msm_b2"));
+  RETURN_IF_ERROR(d_res1_.download(h_res1_.data(), kG1Slots, cs_.get()));
+  RETURN_IF_ERROR(d_res2_.download(h_res2_.data(), kG2Slots, cs_.get()));
+  RETURN_IF_ERROR(cs_.synchronize());
+  std::copy(h_res1_.begin(), h_res1_.end(), host_g1_.begin());
+  std::copy(h_res2_.begin(), h_res2_.end(), host_g2_.begin());
+  return ok_status();
+}
+
+// Σ over the tail of one query with streamed bases: the tail's points and
+// scalars are gathered chunk by chunk into the lane's region (points read
+// over PCIe from the mapped host key) and summed by a device MSM each.
+template <class C>
+Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint32_t count, const Fr* d_w,
+                               ec::Jacobian<C>* acc) {
+  // The chunk buffers sit at the end of the region, after w and the splits.
+  uint8_t* end = region_bc_.data() + region_bc_.bytes();
+  auto* d_pts = reinterpret_cast<ec::Affine<C>*>(end - align(streamed_.chunk * sizeof(ec::G2Affine)) -
+                                                 align(streamed_.chunk * sizeof(Fr)) - kAlign);
+  auto* d_sc = reinterpret_cast<Fr*>(end - align(streamed_.chunk * sizeof(Fr)) - kAlign);
+  ec::Jacobian<C>* d_r = nullptr;
+  if constexpr (std::is_same_v<C, G1Curve>)
+    d_r = d_res1_.data() + kLt;
+  else
+    d_r = d_res2_.data() + kB2t;
+  *acc = ec::Jacobian<C>::identity();
+  for (uint32_t t0 = 0; t0 < count; t0 += uint32_t(streamed_.chunk)) {
+    const uint32_t len = std::min<uint32_t>(uint32_t(streamed_.chunk), count - t0);
+    RETURN_IF_ERROR(gather_points(bases_dev, sizeof(ec::Affine<C>), q.bufs.tail_points + t0, len, d_pts, cs_.get()));
+    RETURN_IF_ERROR(msm::cuda::gather_scalars(d_w, q.bufs.tail_scalars + t0, len, d_sc, cs_.get()));
+    size_t ws = msm_ws_.bytes();
+    RETURN_IF_ERROR(msm::cuda::msm<C>(d_pts, d_sc, len, d_r, msm_ws_.data(), &ws, cs_.get()));
+    ec::Jacobian<C> part;
+    RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemcpyAsync(&part, d_r, sizeof part, cudaMemcpyDeviceToHost, cs_.get())));
+    RETURN_IF_ERROR(cs_.synchronize());
+    *acc += part;
+  }
+  return ok_status();
+}
+
+Status CudaLane::streamed_msms(const CudaKey& key) {
+  const KeyShape& s = key.shape();
+  const Fr* d_h = reinterpret_cast<const Fr*>(region_a_.data());
+  auto t0 = std::chrono::steady_clock::now();
+  auto host_mark = [&](const char* stage) {
+    auto t1 = std::chrono::steady_clock::now();
+    times_.stages_ms.emplace_back(stage, std::chrono::duration<double, std::milli>(t1 - t0).count());
+    t0 = t1;
+  };
+  ASSIGN_OR_RETURN(host_g1_[kH], sm1_->run(key.h, d_h, s.n_h));
+  host_mark("msm_h");
+  RETURN_IF_ERROR(ev_cls_.synchronize());
+  if (s.layout == KeyLayout::kBellperson && !h_last_[0].is_zero())
+    return failed_precondition(
+        "A·B − C is not divisible by Z: the witness does not satisfy the circuit (h has degree n − 1)");
+  const ec::G1Affine* g1_bases[3] = {key.l, key.a, key.b1};
+  const void* g1_dev[3] = {key.l_dev, key.a_dev, key.b1_dev};
+  const int ones[3] = {kL1, kA1, kB11}, tails[3] = {kLt, kAt, kB1t};
+  const char* names[3] = {"msm_l", "msm_a", "msm_b1"};
+  for (int q = 0; q < 3; ++q) {
+    const QuerySplit& qs = split_[size_t(q)];
+    ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], sm1_->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m));
+    RETURN_IF_ERROR(streamed_tail<G1Curve>(g1_dev[q], qs, h_counts_[size_t(q)], d_w_, &host_g1_[size_t(tails[q])]));
+    host_mark(names[q]);
+  }
+  ASSIGN_OR_RETURN(host_g2_[kB21], sm2_->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m));
+  RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, &host_g2_[kB2t]));
+  host_mark("msm_b2");
+  return ok_status();
+}
+
+StatusOr<MsmSums> CudaLane::run() {
+  if (!key_) return failed_precondition("lane: nothing staged");
+  CUZK_NVTX_RANGE("lane.run");
+  ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
+  std::shared_ptr<const CudaKey> key = std::move(key_);
+  const KeyShape& s = key->shape();
+  Status st = [&]() -> Status {
+    RETURN_IF_ERROR(mark("start"));
+    RETURN_IF_ERROR(h_step(s));
+    RETURN_IF_ERROR(mark("h"));
+    if (!s.resident) {
+      // w goes where b and c were, once the H step is done with them.
+      RETURN_IF_ERROR(ev_h_.record(cs_));
+      RETURN_IF_ERROR(us_.wait(ev_h_));
+      RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
+    }
+    RETURN_IF_ERROR(cs_.wait(ev_w_));
+    RETURN_IF_ERROR(classify_all(*key, d_w_));
+    RETURN_IF_ERROR(mark("classify"));
+    if (s.resident) return resident_msms(*key);
+    RETURN_IF_ERROR(cs_.synchronize());  // the H step and classification, timed by events
+    return streamed_msms(*key);
+  }();
+  if (!st.ok()) {
+    abandon();
+    return st;
+  }
+  // Device stage times (the streamed plan adds its MSM times from the host).
+  std::vector<std::pair<std::string, double>> host_stages = std::move(times_.stages_ms);
+  times_.stages_ms.clear();
+  RETURN_IF_ERROR(collect_marks());
+  for (auto& hs : host_stages) times_.stages_ms.push_back(std::move(hs));
+  ASSIGN_OR_RETURN(float up_ms, gpu::Event::elapsed_ms(ev_up0_, ev_up1_));
+  times_.stages_ms.insert(times_.stages_ms.begin(), {"upload", double(up_ms)});
+  return sums();
+}
+
+MsmSums CudaLane::sums() const {
+  MsmSums m;
+  m.h = host_g1_[kH];
+  m.l = host_g1_[kL1] + host_g1_[kLt];
+  m.a = host_g1_[kA1] + host_g1_[kAt];
+  m.b1 = host_g1_[kB11] + host_g1_[kB1t];
+  m.b2 = host_g2_[kB21] + host_g2_[kB2t];
+  return m;
+}
+
+// After an error: let queued work finish on our buffers before the next use.
+void CudaLane::abandon() {
+  us_.synchronize().ignore();
+  cs_.synchronize().ignore();
+  cudaGetLastError();
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Lane>> make_cuda_lane(std::shared_ptr<DeviceContext> ctx) {
+  auto lane = std::make_unique<CudaLane>(std::move(ctx));
+  RETURN_IF_ERROR(lane->init());
+  return std::unique_ptr<Lane>(std::move(lane));
+}
+
+}  // namespace cuzk::groth16::cuda

@@ -1,0 +1,133 @@
+// The CUDA prover against the CPU backend, bit for bit (label gpu): the
+// backend conformance cases with the key resident on the device and streamed
+// from pinned host memory, larger domains, and the errors a lane reports.
+#include <gtest/gtest.h>
+
+#include "../../tests/backend_conformance.h"
+#include "cuzk/base/random.h"
+#include "cuzk/gpu/device.h"
+#include "cuzk/groth16/cuda/cuda_backend.h"
+#include "cuzk/groth16/cuda/cuda_setup.h"
+
+namespace cuzk::groth16 {
+namespace {
+
+#define SKIP_WITHOUT_GPU()                                                      \
+  do {                                                                          \
+    if (!gpu::device_available()) GTEST_SKIP() << gpu::device_unavailable_reason(); \
+  } while (0)
+
+std::unique_ptr<Backend> cuda_backend(cuda::Placement placement, uint64_t limit = 0) {
+  auto b = cuda::make_cuda_backend({.device = 0, .vram_limit_bytes = limit, .placement = placement});
+  EXPECT_TRUE(b.ok()) << b.status().to_string();
+  return b.ok() ? std::move(b).value() : nullptr;
+}
+
+class CudaProver : public ::testing::TestWithParam<cuda::Placement> {};
+
+TEST_P(CudaProver, StandardCasesMatchCpu) {
+  SKIP_WITHOUT_GPU();
+  auto gpu = cuda_backend(GetParam());
+  ASSERT_NE(gpu, nullptr);
+  auto cpu = make_cpu_backend();
+  for (const conformance::Case& c : conformance::standard_cases(14, cuzk::fresh_test_seed()))
+    conformance::expect_matches_oracle(*gpu, *cpu, c);
+}
+
+// Keys made with the device's fixed-base multiplication (checked against the
+// CPU's in DevSetupOnDevice below), so that 2^22 takes seconds.
+TEST_P(CudaProver, LargeDomainsMatchCpu) {
+  SKIP_WITHOUT_GPU();
+  auto gpu = cuda_backend(GetParam());
+  ASSERT_NE(gpu, nullptr);
+  auto cpu = make_cpu_backend();
+  const uint64_t seed = cuzk::fresh_test_seed();
+  for (int lg : {17, 20, 22}) {
+    const uint64_t rows = (uint64_t(1) << lg) - 1000 - uint64_t(lg);
+    const KeyLayout layout = lg == 20 ? KeyLayout::kSnarkjs : KeyLayout::kBellperson;
+    r1cs::SyntheticParams p{.num_constraints = rows, .num_public_inputs = 8, .num_aux = rows,
+                            .zero_one_fraction = 0.9, .terms_per_lc = 2, .num_distinct_coeffs = 8, .seed = seed + uint64_t(lg)};
+    auto sc = r1cs::generate_synthetic(p);
+    ASSERT_TRUE(sc.ok());
+    DevSetupOptions o{.layout = layout, .seed = seed};
+    ASSERT_TRUE(cuda::use_device_fixed_base(&o).ok());
+    conformance::Case c;
+    c.name = "synthetic 2^" + std::to_string(lg);
+    c.pk = dev_setup(sc->circuit, o).value();
+    c.prove_circuit = layout == KeyLayout::kSnarkjs ? append_input_rows(sc->circuit, false).value() : sc->circuit;
+    c.c_rule = layout == KeyLayout::kSnarkjs ? CRule::kProductOfAB : CRule::kMatrix;
+    c.circuit = std::move(sc->circuit);
+    c.witness = std::move(sc->witness);
+    conformance::expect_matches_oracle(*gpu, *cpu, c);
+  }
+}
+
+TEST(DevSetupOnDevice, MatchesTheCpuSetup) {
+  SKIP_WITHOUT_GPU();
+  const uint64_t seed = cuzk::fresh_test_seed();
+  for (KeyLayout layout : {KeyLayout::kBellperson, KeyLayout::kSnarkjs}) {
+    r1cs::SyntheticParams p{.num_constraints = 3000, .num_public_inputs = 3, .num_aux = 3000,
+                            .zero_one_fraction = 0.8, .terms_per_lc = 2, .num_distinct_coeffs = 8, .seed = seed};
+    auto sc = r1cs::generate_synthetic(p).value();
+    DevSetupOptions o{.layout = layout, .seed = seed};
+    ProvingKey want = dev_setup(sc.circuit, o).value();
+    ASSERT_TRUE(cuda::use_device_fixed_base(&o).ok());
+    ProvingKey got = dev_setup(sc.circuit, o).value();
+    EXPECT_TRUE(got.h == want.h && got.l == want.l && got.a == want.a && got.b_g1 == want.b_g1 &&
+                got.b_g2 == want.b_g2);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Placements, CudaProver,
+                         ::testing::Values(cuda::Placement::kResident, cuda::Placement::kStreamed),
+                         [](const auto& info) {
+                           return std::string(info.param == cuda::Placement::kResident ? "Resident" : "Streamed");
+                         });
+
+// kAuto keeps a key resident when it fits and streams it otherwise: with a
+// budget one byte short of the resident key itself, the key streams (a
+// circuit with many more variables than rows, so that its points outweigh
+// the streamed plan's workspace) and the proofs still match.
+TEST(CudaProverPlacement, AutoStreamsWhenTheKeyDoesNotFit) {
+  SKIP_WITHOUT_GPU();
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 4000, 2, 60000, 0.9, cuzk::fresh_test_seed());
+  auto cpu = make_cpu_backend();
+  auto roomy = cuda_backend(cuda::Placement::kAuto);
+  uint64_t key_bytes = 0;
+  {
+    auto key = roomy->attach(c.pk);
+    ASSERT_TRUE(key.ok()) << key.status().to_string();
+    EXPECT_NE((*key)->placement().find("device-resident"), std::string::npos) << (*key)->placement();
+    key_bytes = (*key)->device_bytes();
+  }
+  auto tight = cuda_backend(cuda::Placement::kAuto, key_bytes - 1);
+  {
+    auto skey = tight->attach(c.pk);
+    ASSERT_TRUE(skey.ok()) << skey.status().to_string();
+    EXPECT_NE((*skey)->placement().find("streamed"), std::string::npos) << (*skey)->placement();
+  }
+  conformance::expect_matches_oracle(*tight, *cpu, c);
+  const DeviceMemory m = tight->device_memory();
+  EXPECT_LE(m.peak_bytes, m.budget_bytes);
+  // Resident on a budget far too small: a clear RESOURCE_EXHAUSTED.
+  auto tiny = cuda_backend(cuda::Placement::kResident, uint64_t(1) << 20);
+  auto rkey = tiny->attach(c.pk);
+  EXPECT_EQ(rkey.status().code(), StatusCode::kResourceExhausted) << rkey.status().to_string();
+}
+
+TEST(CudaProverErrors, UnsatisfiedWitnessIsReportedAndTheLaneGoesOn) {
+  SKIP_WITHOUT_GPU();
+  auto gpu = cuda_backend(cuda::Placement::kAuto);
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 3000, 2, 3000, 0.8, cuzk::fresh_test_seed());
+  auto key = gpu->attach(c.pk).value();
+  auto lane = gpu->make_lane().value();
+  RowValues rows = compute_rows(c.pk, c.prove_circuit, c.witness, {}).value();
+  rows.c[17] += Fr::one();  // row 17 no longer holds: A·B − C is not divisible by Z
+  auto bad = prove_on_lane(key, {rows.a, rows.b, rows.c, c.witness}, Blinding::random(), *lane);
+  EXPECT_EQ(bad.status().code(), StatusCode::kFailedPrecondition) << bad.status().to_string();
+  auto cpu = make_cpu_backend();
+  conformance::expect_matches_oracle(*gpu, *cpu, c);
+}
+
+}  // namespace
+}  // namespace cuzk::groth16
