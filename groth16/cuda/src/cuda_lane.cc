@@ -3,7 +3,9 @@
 //
 // Stream order of the resident plan (us: upload stream, cs: compute stream):
 //   stage:  us: a, b, c, w uploads, an event after each
-//   run:    cs: wait a, b, c → H step → [bellperson: h[n−1] to the host]
+//   run:    cs: for a, b and c: wait its upload, transform it (so b and c
+//           arrive while a is transformed) → the element-wise step and,
+//           bellperson, the coset iNTT → [bellperson: h[n−1] to the host]
 //           cs: wait w → classify L, A, B → tail counts to the host → event E
 //           cs: H MSM (queued before the host waits)
 //           host: wait E (H step and classification; the H MSM runs on)
