@@ -416,9 +416,10 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
   for (int q = 0; q < 3; ++q) {
     const QuerySplit& qs = split_[size_t(q)];
     ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], sm1_->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m));
-    host_mark((std::string(names[q]) + ".ones").c_str());
+    std::string part(names[q]);
+    host_mark((part + ".ones").c_str());
     RETURN_IF_ERROR(streamed_tail<G1Curve>(g1_dev[q], qs, h_counts_[size_t(q)], d_w_, &host_g1_[size_t(tails[q])]));
-    host_mark((std::string(names[q]) + ".tail").c_str());
+    host_mark((part + ".tail").c_str());
   }
   ASSIGN_OR_RETURN(host_g2_[kB21], sm2_->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m));
   host_mark("msm_b2.ones");
