@@ -22,3 +22,5 @@ for gen in tests/vectors/*_vectors.mjs; do
 done
 export CUZK_FRESH_VECTORS_DIR=$PWD/$fresh
 ctest --test-dir "$bindir" --output-on-failure -j "$(nproc)" ${CTEST_ARGS:-}
+# Clang's thread-safety analysis over the annotated layers (syntax only).
+scripts/check-thread-safety.sh "$bindir"

@@ -112,7 +112,7 @@ void Engine::Impl::remove_stale_cache_files() {
 }
 
 void Engine::Impl::set_state(Item& item, PartitionState state, WorkerSlot* slot) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   Partition& p = item.part();
   if (item.job->finished.load()) return;
   p.state = state;
@@ -129,7 +129,7 @@ void Engine::Impl::set_state(Item& item, PartitionState state, WorkerSlot* slot)
 }
 
 void Engine::Impl::set_busy(WorkerSlot* slot, const Item* item) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto now = Clock::now();
   if (slot->busy) slot->busy_ms += ms_between(slot->busy_since, now);
   slot->busy = item != nullptr;
@@ -141,7 +141,7 @@ void Engine::Impl::set_busy(WorkerSlot* slot, const Item* item) {
 void Engine::Impl::fail_job(Job& job, const Status& status) {
   std::vector<Item> removed;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     removed = finish_job_locked(job, JobOutcome::kFailed, status.to_string());
   }
   for (auto& i : removed) release_buffers(i.part());
@@ -189,7 +189,7 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
   p.key = std::move(admitted.key);
   p.reservation = std::move(admitted.work);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     p.srs_wait_ms = waited_ms;
   }
   set_state(item, PartitionState::kPreparing, slot);
@@ -274,7 +274,7 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   p.rows = groth16::RowValues{};
   guard.release();
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     p.stages = times;
   }
   if (!proof.ok()) return proof.status();
@@ -305,7 +305,7 @@ Status Engine::Impl::finalize_one(Item& item) {
     StatusOr<bool> ok = p.key->pvk->verify(p.public_inputs, p.proof);
     double ms = ms_between(start, Clock::now());
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       p.verify_ms = ms;
     }
     metrics_.observe_seconds("cuzk_stage_seconds", ms / 1000, "stage=\"verify\"");
@@ -317,7 +317,7 @@ Status Engine::Impl::finalize_one(Item& item) {
     }
   }
   std::array<uint8_t, 192> bytes = io::serialize_proof(p.proof);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   p.proof_bytes = bytes;
   return ok_status();
 }
@@ -326,7 +326,7 @@ void Engine::Impl::complete_partition(Item& item) {
   Job& job = *item.job;
   Partition& p = item.part();
   release_buffers(p);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (job.finished.load()) return;
   p.state = PartitionState::kDone;
   p.done = Clock::now();
@@ -351,7 +351,7 @@ void Engine::Impl::observe_stages_locked(const Partition& p, const Job& job) {
 }
 
 void Engine::Impl::housekeeping_loop() {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   uint64_t trimmed_at = 0;  // finished_count_ when memory was last handed back
   while (!stopping_) {
     size_t purged = purge_expired_locked();
@@ -363,7 +363,7 @@ void Engine::Impl::housekeeping_loop() {
       trim_free_memory();
       lock.lock();
     }
-    housekeeping_cv_.wait_for(lock, std::chrono::milliseconds(250));
+    housekeeping_cv_.wait_for(mu_, std::chrono::milliseconds(250));
   }
 }
 
