@@ -47,6 +47,7 @@ std::array<uint64_t, 2> request_digest(const JobRequest& r) {
 
 Engine::Impl::Impl(const EngineConfig& config)
     : config_(config),
+      env_(config.env ? config.env : Env::posix()),
       pool_(std::make_unique<ThreadPool>(config.prover_threads)),
       budget_(std::make_unique<MemoryBudget>(config.total_budget_bytes)) {}
 
@@ -270,6 +271,7 @@ std::vector<Item> Engine::Impl::finish_job_locked(Job& job, JobOutcome outcome, 
   job.outcome = outcome;
   job.finished.store(true);
   job.finished_at = Clock::now();
+  job.forget_at = env_->now() + std::chrono::milliseconds(config_.result_retention_ms);
   job.error = error;
   job.result.finish_seq = ++finished_count_;
   for (auto& p : job.partitions)
@@ -362,11 +364,10 @@ void Engine::Impl::cancel_all(const std::string& reason) {
 
 size_t Engine::Impl::purge_expired_locked() {
   size_t purged = 0;
-  auto now = Clock::now();
+  const auto now = env_->now();
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     const Job& job = *it->second;
-    bool expired = job.outcome != JobOutcome::kUnknown &&
-                   ms_between(job.finished_at, now) >= double(config_.result_retention_ms);
+    bool expired = job.outcome != JobOutcome::kUnknown && now >= job.forget_at;
     if (!expired) {
       ++it;
       continue;

@@ -75,6 +75,7 @@ struct Job {
   // GUARDED_BY(Impl::mu_):
   JobOutcome outcome = JobOutcome::kUnknown;
   Clock::time_point finished_at;
+  Clock::time_point forget_at;  // on the Env's clock: when retention drops the job
   std::string error;
   uint32_t partitions_done = 0;
   JobResult result;
@@ -119,6 +120,7 @@ class Engine::Impl {
   uint64_t partition_estimate(const CircuitInfo& info, uint64_t wtns_bytes) const;
 
   EngineConfig config_;
+  Env* env_;  // config_.env or Env::posix()
   MetricsRegistry metrics_;
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<MemoryBudget> budget_;

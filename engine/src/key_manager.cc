@@ -76,11 +76,12 @@ constexpr auto kAdmissionPoll = std::chrono::milliseconds(20);
 
 KeyManager::KeyManager(std::vector<std::unique_ptr<CircuitSource>> sources, MemoryBudget* budget,
                        KeyManagerOptions options, MetricsRegistry* metrics)
-    : budget_(budget), options_(options), metrics_(metrics) {
+    : budget_(budget), options_(options), env_(options.env ? options.env : Env::posix()), metrics_(metrics) {
   for (auto& s : sources) {
     auto e = std::make_unique<Entry>();
     std::string id = s->id();
     e->source = std::move(s);
+    e->last_used = env_->now();
     entries_.emplace(std::move(id), std::move(e));
   }
   // notify_all needs no lock; a wake-up lost between a waiter's check and its
@@ -139,7 +140,7 @@ StatusOr<KeyManager::Admission> KeyManager::admit(const std::string& id, uint64_
   cv_.notify_all();  // the next in line may go
   if (!s.ok()) return s;
   // Admitted: the key is HOT and referenced for us (see try_admit / load_entry).
-  e.last_used = Clock::now();
+  e.last_used = env_->now();
   publish_gauges();
   if (waited_ms) *waited_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return Admission{KeyLease(this, id, e.loaded), std::move(w.work)};
@@ -218,7 +219,7 @@ void KeyManager::release(const std::string& id) {
   MutexLock lock(mu_);
   Entry& e = *entries_.at(id);
   if (e.refs > 0) e.refs--;
-  e.last_used = Clock::now();
+  e.last_used = env_->now();
   drop_if_stale(e);
   publish_gauges();
   cv_.notify_all();  // an idle key may be demoted now
@@ -251,14 +252,14 @@ Status KeyManager::load_entry(Entry& e, Reservation key_reservation) {
 StatusOr<std::shared_ptr<const LoadedCircuit>> KeyManager::decode(Entry& e) {
   const std::string path = e.source->key_path();
   if (e.mapping.size() != 0) {
-    auto now = file_identity(path);
+    auto now = env_->file_identity(path);
     if (!now.ok() || *now != e.mapping.identity()) {
       CUZK_LOG(Info) << "the key file " << path << " changed since it was mapped; mapping it again";
       e.mapping = MappedFile();
     }
   }
   if (e.mapping.size() == 0) {
-    auto m = MappedFile::open(path);
+    auto m = env_->map_file(path);
     if (!m.ok()) return failed_precondition("circuit " + bounded_quote(e.source->id()) + ": " + m.status().message());
     m->advise_sequential();
     e.mapping = std::move(*m);
@@ -302,7 +303,7 @@ void KeyManager::keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> load
 }
 
 bool KeyManager::demote_one_idle(const Entry* except) {
-  auto now = Clock::now();
+  auto now = env_->now();
   Entry* victim = nullptr;
   for (auto& [id, e] : entries_) {
     if (e.get() == except || e->tier != KeyTier::kHot || e->refs > 0 || e->loading) continue;
@@ -396,7 +397,7 @@ StatusOr<KeyManager::EvictResult> KeyManager::evict(const std::string& id) {
 std::vector<KeyStatus> KeyManager::status() const {
   MutexLock lock(mu_);
   std::vector<KeyStatus> out;
-  auto now = Clock::now();
+  auto now = env_->now();
   for (const auto& [id, e] : entries_) {
     KeyStatus k;
     k.id = id;

@@ -51,6 +51,7 @@ Status Engine::Impl::start() {
   so.check_points = config_.check_key_points;
   so.pool = pool_.get();
   so.cache_dir = config_.cache_dir;
+  so.env = env_;
   std::vector<std::unique_ptr<CircuitSource>> sources;
   for (const CircuitSpec& spec : config_.circuits) {
     ASSIGN_OR_RETURN(auto source, make_circuit_source(spec, so));
@@ -59,6 +60,7 @@ Status Engine::Impl::start() {
   KeyManagerOptions ko;
   ko.host_cap_bytes = config_.key_host_budget_bytes;
   ko.min_idle_ms = config_.eviction_min_idle_ms;
+  ko.env = env_;
   keys_ = std::make_unique<KeyManager>(std::move(sources), budget_.get(), ko, &metrics_);
   for (const std::string& id : keys_->ids()) {
     ASSIGN_OR_RETURN(CircuitInfo info, keys_->info(id));

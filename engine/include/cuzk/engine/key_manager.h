@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/base/env.h"
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/base/mutex.h"
 #include "cuzk/base/status.h"
@@ -47,6 +48,7 @@ struct KeyStatus {
 struct KeyManagerOptions {
   uint64_t host_cap_bytes = 0;  // 0: only the MemoryBudget limits HOT keys
   uint64_t min_idle_ms = 30'000;
+  Env* env = nullptr;  // key files and the idle clock; null: Env::posix()
 };
 
 class KeyManager;
@@ -172,6 +174,7 @@ class KeyManager {
 
   MemoryBudget* budget_;
   KeyManagerOptions options_;
+  Env* env_;
   MetricsRegistry* metrics_;
   mutable Mutex mu_;
   CondVar cv_;
