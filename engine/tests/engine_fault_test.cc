@@ -6,7 +6,10 @@
 // back, and goes on proving; every proof is checked with the verifying key.
 // Also here, since it measures the whole process: memory comes back after
 // queue floods.
+#include <sys/resource.h>
+
 #include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -221,6 +224,43 @@ TEST_F(EngineFaultTest, MemoryComesBackAfterQueueFloods) {
   EXPECT_TRUE(testing::wait_until([&] { return (now = rss_mb()) < baseline + 64; }, 10s))
       << "RSS " << now << " MB, baseline " << baseline << " MB";
   expect_proves(*e);
+}
+
+// In a child process: starts an engine whose writes fail past 4 KiB and
+// exits 0 when the start failed naming `cache` and left no partial file.
+[[noreturn]] void start_with_a_file_size_limit(const EngineConfig& c, const std::string& cache) {
+  rlimit limit{4096, 4096};
+  ::setrlimit(RLIMIT_FSIZE, &limit);
+  ::signal(SIGXFSZ, SIG_IGN);
+  auto e = Engine::create(c);
+  bool named = !e.ok() && e.status().code() == StatusCode::kFailedPrecondition &&
+               e.status().message().find(cache) != std::string::npos;
+  bool partial_left = false;
+  for (const auto& f : std::filesystem::directory_iterator(cache))
+    partial_left |= f.path().filename().string().find(".partial.") != std::string::npos;
+  std::_Exit(named && !partial_left ? 0 : 1);
+}
+
+TEST_F(EngineFaultTest, AWriteThatFailsWhileTheCacheIsFilledLeavesNothingBehind) {
+  // The files the engine writes itself (the demo circuit, at first start)
+  // fail part-way as on a full disk: a file size limit makes write() fail
+  // (EFBIG) once 4 KiB are written. The start fails naming the cache
+  // directory, no partial file is left, and a later start generates the
+  // files and proves.
+  TempDir cache;
+  EngineConfig c = testing::base_config(cache.path());
+  c.circuits = {testing::demo_spec("demo", testing::small_demo(8, 77))};
+  EXPECT_EXIT(start_with_a_file_size_limit(c, cache.path()), ::testing::ExitedWithCode(0), "");
+  auto e = make(c);
+  ASSERT_TRUE(e);
+  DemoFiles f = demo_files(testing::small_demo(8, 77), cache.path());
+  JobRequest r = request();
+  r.witnesses = {testing::read_file(f.wtns)};
+  auto s = e->submit(std::move(r));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto result = e->await(s->job_id, 60s);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->outcome, JobOutcome::kCompleted) << result->error_message;
 }
 
 class EnvFaultTest : public EngineFaultTest {
