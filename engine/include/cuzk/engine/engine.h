@@ -117,6 +117,11 @@ struct EngineStatus {
   uint32_t prover_threads = 0;  // the compute pool's threads (pipeline.prover_threads, or all cores)
 };
 
+// The checks submit() makes before it looks at circuits or witnesses:
+// circuit_id and request_id at most 512 bytes, kind and priority values of
+// the wire enums. Errors: INVALID_ARGUMENT naming the field.
+Status check_request_fields(const JobRequest& request);
+
 class Engine {
  public:
   // Builds the circuit sources (generating demo circuits when needed) and
