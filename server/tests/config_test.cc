@@ -218,7 +218,7 @@ TEST(Config, FilecoinCircuits) {
   expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"seal\"\nsector_size = 2048\ndev_seed = 1\n", ").filecoin: \"seal\"");
   expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\ndev_seed = 1\n", ").sector_size");
   expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = \"big\"\ndev_seed = 1\n",
-             ").sector_size");
+             "circuits[0].sector_size: \"big\"");
   expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = 2048\n", "params or dev_seed");
   expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = 2048\nparams = \"/x\"\nr1cs = \"/y\"\n",
              "no zkey, r1cs");
