@@ -24,6 +24,8 @@ packages=(build-essential cmake ninja-build git pkg-config
 if [[ $want_test -eq 1 ]] && ! command -v node >/dev/null; then
   packages+=(nodejs npm)
 fi
+# The TLS tests make their certificates with the openssl tool.
+[[ $want_test -eq 1 ]] && packages+=(openssl)
 # Headless Chromium for the status page test.
 if [[ $want_test -eq 1 ]]; then
   packages+=(chromium)

@@ -30,6 +30,12 @@ void add_groth16_command(CLI::App& app, Runner* runner);
 void add_bench_prove_command(CLI::App& bench, Runner* runner);
 void add_bench_primitive_commands(CLI::App& bench, Runner* runner);
 
+// `cuzk filecoin` (built with the filecoin and io layers, CUZK_HAVE_FILECOIN):
+// verify-seal / verify-window-post / verify-winning-post / verify-snap,
+// check-vanilla, and the test-input makers seal and dev-prove.
+void add_filecoin_commands(CLI::App& app, Runner* runner);
+void add_filecoin_dev_commands(CLI::App& filecoin, Runner* runner);
+
 // The daemon and its clients (built with the server, CUZK_HAVE_SERVER).
 void add_serve_command(CLI::App& app, Runner* runner);
 void add_prove_client_command(CLI::App& app, Runner* runner);

@@ -24,6 +24,9 @@ int main(int argc, char** argv) {
   cuzk::app::add_bench_prove_command(*bench, &runner);
   cuzk::app::add_bench_primitive_commands(*bench, &runner);
 #endif
+#ifdef CUZK_HAVE_FILECOIN
+  cuzk::app::add_filecoin_commands(app, &runner);
+#endif
 #ifdef CUZK_HAVE_SERVER
   cuzk::app::add_serve_command(app, &runner);
   cuzk::app::add_prove_client_command(app, &runner);

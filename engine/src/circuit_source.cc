@@ -24,6 +24,11 @@ uint64_t LoadedCircuit::host_bytes() const {
   return b;
 }
 
+Status LoadedCircuit::check_files() const {
+  for (const auto& f : files) RETURN_IF_ERROR(f->check_intact());
+  return ok_status();
+}
+
 namespace {
 
 int lg_of(uint64_t n) {
@@ -42,15 +47,24 @@ Status precondition(const std::string& id, const Status& s) {
   return failed_precondition("circuit \"" + id + "\": " + s.message());
 }
 
-// A circuit file: cuzk precompiled (magic CUZKR1CS) or circom .r1cs.
-StatusOr<r1cs::Circuit> read_circuit_file(const std::string& path, ThreadPool* pool) {
+// A circuit file: cuzk precompiled (magic CUZKR1CS), used in place (its
+// mapping joins `files`), or circom .r1cs, decoded into memory.
+StatusOr<r1cs::Circuit> read_circuit_file(const std::string& path, ThreadPool* pool,
+                                          std::vector<std::shared_ptr<const MappedFile>>* files) {
   ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(path));
   if (f.size() >= 8 && std::memcmp(f.data(), r1cs::kPrecompiledMagic, 8) == 0) {
+    auto mapped = std::make_shared<const MappedFile>(std::move(f));
     r1cs::LoadOptions lo;
     lo.pool = pool;
-    return r1cs::load_precompiled(path, lo);
+    auto circuit = r1cs::load_precompiled(mapped, lo);
+    RETURN_IF_ERROR(mapped->check_intact());
+    files->push_back(std::move(mapped));
+    return circuit;
   }
-  return io::parse_circom_r1cs(f.bytes());
+  auto circuit = io::parse_circom_r1cs(f.bytes());
+  RETURN_IF_ERROR(f.check_intact());
+  if (!circuit.ok()) return circuit.status().with_context(path);
+  return circuit;
 }
 
 StatusOr<r1cs::CircuitShape> read_circuit_shape(const std::string& path) {
@@ -160,6 +174,7 @@ class ZkeySource : public KeyFileSource {
     ro.pool = options_.pool;
     if (progress) progress(0.05);
     StatusOr<io::ZkeyContents> z = io::parse_zkey(mapped->bytes(), ro);
+    RETURN_IF_ERROR(mapped->check_intact());  // a file that shrank while read: nothing built from it counts
     if (!z.ok()) return z.status().with_context(zkey_);
     remember(digest, zkey_);
     if (progress) progress(0.8);
@@ -168,7 +183,7 @@ class ZkeySource : public KeyFileSource {
     out->prove_circuit = std::move(z->ab_circuit);
     out->c_rule = z->c_rule;
     if (!check_.empty()) {
-      ASSIGN_OR_RETURN(r1cs::Circuit check, read_circuit_file(check_, options_.pool));
+      ASSIGN_OR_RETURN(r1cs::Circuit check, read_circuit_file(check_, options_.pool, &out->files));
       out->check_circuit = std::move(check);
     }
     if (progress) progress(0.9);
@@ -207,7 +222,8 @@ class ParamsSource : public KeyFileSource {
   StatusOr<std::shared_ptr<const LoadedCircuit>> load_impl(const MappedFile* mapped,
                                                            const std::function<void(double)>& progress) override {
     if (progress) progress(0.02);
-    ASSIGN_OR_RETURN(r1cs::Circuit circuit, read_circuit_file(r1cs_, options_.pool));
+    std::vector<std::shared_ptr<const MappedFile>> files;
+    ASSIGN_OR_RETURN(r1cs::Circuit circuit, read_circuit_file(r1cs_, options_.pool, &files));
     if (progress) progress(0.1);
     r1cs::DensityBitmaps density = r1cs::compute_density(circuit, {}, options_.pool);
     MappedFile own;
@@ -221,6 +237,7 @@ class ParamsSource : public KeyFileSource {
     ro.check_subgroup = full_checks(mapped->bytes(), &digest);
     ro.pool = options_.pool;
     StatusOr<groth16::ProvingKey> pk = io::parse_params(mapped->bytes(), density, ro);
+    RETURN_IF_ERROR(mapped->check_intact());
     if (!pk.ok()) return pk.status().with_context(params_);
     remember(digest, params_);
     if (progress) progress(0.9);
@@ -229,6 +246,7 @@ class ParamsSource : public KeyFileSource {
     out->prove_circuit = circuit;
     out->c_rule = groth16::CRule::kMatrix;
     out->check_circuit = std::move(circuit);  // a view: the storage is shared
+    out->files = std::move(files);
     out->pvk = std::make_shared<groth16::PreparedVerifyingKey>(out->pk.vk);
     if (progress) progress(1.0);
     return std::shared_ptr<const LoadedCircuit>(std::move(out));

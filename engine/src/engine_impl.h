@@ -132,11 +132,13 @@ class Engine::Impl {
 
  private:
   // pipeline.cc
+  void remove_stale_cache_files();
   void prep_loop(WorkerSlot* slot);
   void prover_loop(Device* device, WorkerSlot* slot);
   void final_loop(WorkerSlot* slot);
   void housekeeping_loop();
   Status admit_and_prepare(Item& item, WorkerSlot* slot);
+  Status prepare(Item& item);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
   Status finalize_one(Item& item);
 
@@ -156,7 +158,8 @@ class Engine::Impl {
   bool after_stage(Item& item, const Status& s);
   void complete_partition(Item& item);
   void observe_stages_locked(const Partition& p, const Job& job);
-  void purge_expired_locked();
+  // Forgets jobs past their retention; returns how many.
+  size_t purge_expired_locked();
   void publish_gauges_locked();
   JobStatus job_status_locked(const Job& job, Clock::time_point now) const;
 

@@ -1,6 +1,8 @@
 // The worker loops: preparation (admission and witness intake), proving
 // (inside the device interlock), finalization (self-verification and
 // encoding), and housekeeping (retention, gauges).
+#include <malloc.h>
+
 #include "cuzk/base/log.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/io/circom.h"
@@ -14,11 +16,38 @@ namespace {
 // What a partition keeps reserved from proving to the end of finalization.
 constexpr uint64_t kFinalizeReserveBytes = uint64_t(1) << 20;
 
+// Hands the allocator's free pages back to the OS (glibc keeps freed
+// memory in its heaps, one per thread that allocated).
+void trim_free_memory() {
+#ifdef __GLIBC__
+  ::malloc_trim(0);
+#endif
+}
+
 SchedKey key_of(const Item& item) { return SchedKey{item.job->priority, item.job->seq, item.index}; }
+
+// Runs one stage of a partition. An exception (an allocation that failed,
+// the OS random generator failing) fails that partition's job like any
+// error, and the worker goes on; the caller then frees the partition's
+// memory as for any failure.
+template <class Stage>
+Status run_stage(const char* what, Stage&& stage) {
+  try {
+    return stage();
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted(std::string("out of memory while ") + what +
+                              " (an allocation failed); the partition's memory is given back");
+  } catch (const std::exception& e) {
+    return internal_error(std::string("unexpected error while ") + what + ": " + e.what());
+  } catch (...) {
+    return internal_error(std::string("unexpected error while ") + what);
+  }
+}
 
 }  // namespace
 
 Status Engine::Impl::start() {
+  remove_stale_cache_files();
   SourceOptions so;
   so.check_points = config_.check_key_points;
   so.pool = pool_.get();
@@ -69,6 +98,19 @@ Status Engine::Impl::start() {
   metrics_.add_counter("cuzk_fallbacks_total", 0);
   describe_engine_metrics(metrics_, keys_->ids());
   return ok_status();
+}
+
+// Partial files a killed writer left in the cache directory (demo key
+// generation interrupted, say) would stay forever: they go at start.
+void Engine::Impl::remove_stale_cache_files() {
+  if (config_.cache_dir.empty()) return;
+  auto removed = remove_stale_partials(config_.cache_dir);
+  if (!removed.ok()) {
+    CUZK_LOG(Warn) << "cache directory " << config_.cache_dir << ": " << removed.status().message();
+  } else if (*removed > 0) {
+    CUZK_LOG(Info) << "removed " << *removed << " partial file(s) left in " << config_.cache_dir
+                   << " by writers that no longer run";
+  }
 }
 
 void Engine::Impl::set_state(Item& item, PartitionState state, WorkerSlot* slot) {
@@ -128,7 +170,7 @@ void Engine::Impl::prep_loop(WorkerSlot* slot) {
     Item& item = items[0];
     if (!after_stage(item, ok_status())) continue;
     set_busy(slot, &item);
-    Status s = admit_and_prepare(item, slot);
+    Status s = run_stage("preparing", [&] { return admit_and_prepare(item, slot); });
     set_busy(slot, nullptr);
     if (!after_stage(item, s)) continue;
     set_state(item, PartitionState::kWaitingWorker);
@@ -144,13 +186,30 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
   set_state(item, PartitionState::kAdmitting, slot);
   auto cancelled = [&job] { return job.finished.load(); };
   double waited_ms = 0;
-  ASSIGN_OR_RETURN(p.key, keys_->acquire(job.circuit_id, cancelled, &waited_ms));
-  ASSIGN_OR_RETURN(p.reservation, budget_->reserve(job.est_partition_bytes, cancelled));
+  ASSIGN_OR_RETURN(KeyManager::Admission admitted,
+                   keys_->admit(job.circuit_id, job.est_partition_bytes, cancelled, &waited_ms));
+  p.key = std::move(admitted.key);
+  p.reservation = std::move(admitted.work);
   {
     std::lock_guard<std::mutex> lock(mu_);
     p.srs_wait_ms = waited_ms;
   }
   set_state(item, PartitionState::kPreparing, slot);
+  Status s = prepare(item);
+  // A file the key views that changed under it explains whatever went wrong.
+  Status files = p.key->check_files();
+  if (!files.ok()) {
+    keys_->invalidate(job.circuit_id, p.key.get());
+    return files;
+  }
+  return s;
+}
+
+// Witness intake, the row-by-row check and the matvec (outside the device
+// interlock). REQUIRES: the partition is admitted.
+Status Engine::Impl::prepare(Item& item) {
+  Job& job = *item.job;
+  Partition& p = item.part();
   ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
   ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));
   p.reservation.release(p.wtns.size());
@@ -162,7 +221,6 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
   if (c.check_circuit) RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, p.witness, pool_.get()));
   p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
   if (job.finished.load()) return ok_status();
-  // The matvec stage runs here, outside the device interlock.
   auto start = Clock::now();
   groth16::ProveOptions options;
   options.pool = pool_.get();
@@ -185,7 +243,7 @@ void Engine::Impl::prover_loop(Device* device, WorkerSlot* slot) {
     for (Item& item : batch) {
       if (!after_stage(item, ok_status())) continue;
       set_busy(slot, &item);
-      Status s = prove_one(device, item, slot);
+      Status s = run_stage("proving", [&] { return prove_one(device, item, slot); });
       set_busy(slot, nullptr);
       if (!after_stage(item, s)) continue;
       set_state(item, PartitionState::kFinalizing);
@@ -235,7 +293,7 @@ void Engine::Impl::final_loop(WorkerSlot* slot) {
     Item& item = items[0];
     if (!after_stage(item, ok_status())) continue;
     set_busy(slot, &item);
-    Status s = finalize_one(item);
+    Status s = run_stage("finalizing", [&] { return finalize_one(item); });
     set_busy(slot, nullptr);
     if (!after_stage(item, s)) continue;
     complete_partition(item);
@@ -260,7 +318,9 @@ Status Engine::Impl::finalize_one(Item& item) {
                             "C rows this usually means the witness does not satisfy the circuit)");
     }
   }
-  p.proof_bytes = io::serialize_proof(p.proof);
+  std::array<uint8_t, 192> bytes = io::serialize_proof(p.proof);
+  std::lock_guard<std::mutex> lock(mu_);
+  p.proof_bytes = bytes;
   return ok_status();
 }
 
@@ -294,9 +354,17 @@ void Engine::Impl::observe_stages_locked(const Partition& p, const Job& job) {
 
 void Engine::Impl::housekeeping_loop() {
   std::unique_lock<std::mutex> lock(mu_);
+  uint64_t trimmed_at = 0;  // finished_count_ when memory was last handed back
   while (!stopping_) {
-    purge_expired_locked();
+    size_t purged = purge_expired_locked();
     publish_gauges_locked();
+    bool went_idle = unfinished_ == 0 && (finished_count_ != trimmed_at || purged > 0);
+    if (went_idle && config_.trim_memory_when_idle) {
+      trimmed_at = finished_count_;
+      lock.unlock();
+      trim_free_memory();
+      lock.lock();
+    }
     housekeeping_cv_.wait_for(lock, std::chrono::milliseconds(250));
   }
 }

@@ -9,6 +9,12 @@ namespace cuzk::engine {
 
 Status check_wtns_header(ByteSpan bytes, uint64_t expected_vars) {
   ASSIGN_OR_RETURN(io::Iden3Container c, io::parse_iden3_container(bytes, "wtns"));
+  if (c.version != kWtnsVersion)
+    return invalid_argument("witness: .wtns version " + std::to_string(c.version) + " (byte offset 4); only " +
+                            std::to_string(kWtnsVersion) + " is supported");
+  if (c.end_offset != bytes.size())
+    return invalid_argument("witness: " + std::to_string(bytes.size() - c.end_offset) +
+                            " bytes after the last section (byte offset " + std::to_string(c.end_offset) + ")");
   const io::Iden3Section* header = c.find(1);
   const io::Iden3Section* values = c.find(2);
   if (!header || !values) return invalid_argument("witness: .wtns without section 1 or 2");

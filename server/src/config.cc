@@ -176,6 +176,9 @@ Status read_server(TomlReader& r, ServerConfig& c) {
   RETURN_IF_ERROR(r.str("server", "status_listen", &c.status_listen));
   if (c.status_listen == "off") c.status_listen.clear();  // as --status-listen off
   RETURN_IF_ERROR(r.boolean("server", "allow_remote", &c.allow_remote));
+  RETURN_IF_ERROR(r.str("server", "tls_cert", &c.tls_cert));
+  RETURN_IF_ERROR(r.str("server", "tls_key", &c.tls_key));
+  RETURN_IF_ERROR(r.str("server", "tls_client_ca", &c.tls_client_ca));
   RETURN_IF_ERROR(r.str("server", "log_level", &c.log_level));
   RETURN_IF_ERROR(r.uint("server", "shutdown_grace_ms", &c.shutdown_grace_ms, 0, 86'400'000));
   RETURN_IF_ERROR(r.size("server", "max_message_bytes", &c.max_message_bytes));
@@ -198,6 +201,7 @@ Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c) {
   }
   if (total == 0) return invalid_argument("memory.total_budget: must be > 0");
   c.engine.total_budget_bytes = total;
+  RETURN_IF_ERROR(r.boolean("memory", "trim_when_idle", &c.engine.trim_memory_when_idle));
   return ok_status();
 }
 
@@ -359,6 +363,10 @@ Status validate_config(const ServerConfig& c) {
   if (grpc_addr.is_tcp() && !c.allow_remote && !grpc_addr.is_loopback())
     return invalid_argument("server.listen: " + c.listen + " is not a loopback address; set server.allow_remote = true "
                             "to listen on it");
+  if (c.tls_cert.empty() != c.tls_key.empty())
+    return invalid_argument("server.tls_cert and server.tls_key: give both (TLS) or neither (plaintext)");
+  if (!c.tls_client_ca.empty() && c.tls_cert.empty())
+    return invalid_argument("server.tls_client_ca: needs server.tls_cert and server.tls_key");
   if (!c.status_listen.empty()) {
     ASSIGN_OR_RETURN(ListenAddress http_addr, parse_listen_address(c.status_listen, "server.status_listen"));
     if (!http_addr.is_tcp()) return invalid_argument("server.status_listen: must be host:port");
@@ -367,6 +375,54 @@ Status validate_config(const ServerConfig& c) {
                               " is not a loopback address; set server.allow_remote = true to listen on it");
   }
   return c.engine.validate();
+}
+
+namespace {
+
+void listener_warnings(const ServerConfig& c, std::vector<std::string>* out) {
+  auto grpc_addr = parse_listen_address(c.listen, "server.listen");
+  if (grpc_addr.ok() && !grpc_addr->is_loopback()) {
+    if (c.tls_cert.empty())
+      out->push_back("server.listen: " + c.listen +
+                     " is reachable from other machines in PLAINTEXT, without authentication: anyone who can "
+                     "reach it can submit jobs, cancel them and read proofs and public inputs. Set "
+                     "server.tls_cert and server.tls_key (and server.tls_client_ca to require client "
+                     "certificates), or listen on a loopback address or a unix socket");
+    else if (c.tls_client_ca.empty())
+      out->push_back("server.listen: " + c.listen +
+                     " is reachable from other machines over TLS, but any client may call it; set "
+                     "server.tls_client_ca to require client certificates");
+  }
+  if (c.status_listen.empty()) return;
+  auto http_addr = parse_listen_address(c.status_listen, "server.status_listen");
+  if (http_addr.ok() && !http_addr->is_loopback())
+    out->push_back("server.status_listen: " + c.status_listen +
+                   " is reachable from other machines: /status shows job ids, circuit ids and errors to "
+                   "anyone, in plaintext");
+}
+
+}  // namespace
+
+std::vector<std::string> config_warnings(const ServerConfig& c, unsigned hardware_threads) {
+  std::vector<std::string> out;
+  listener_warnings(c, &out);
+  const engine::EngineConfig& e = c.engine;
+  constexpr uint64_t kSmallestUsefulBudget = uint64_t(16) << 20;
+  if (e.total_budget_bytes < kSmallestUsefulBudget)
+    out.push_back("memory.total_budget: " + std::to_string(e.total_budget_bytes) +
+                  " bytes is below 16 MiB: no proving key with a partition fits, and every job will be refused");
+  if (e.key_host_budget_bytes && e.key_host_budget_bytes > e.total_budget_bytes)
+    out.push_back("keys.host_budget: " + std::to_string(e.key_host_budget_bytes) +
+                  " bytes is more than memory.total_budget (" + std::to_string(e.total_budget_bytes) +
+                  "), which is the limit that applies");
+  const unsigned hw = std::max(1u, hardware_threads);
+  if (e.prover_threads > 4 * hw)
+    out.push_back("pipeline.prover_threads: " + std::to_string(e.prover_threads) + " threads on a machine with " +
+                  std::to_string(hw) + " hardware threads; 0 uses them all, more only adds switching");
+  if (e.preparation_workers + e.workers_per_device * e.devices.size() + e.finalizer_threads > 16 * hw)
+    out.push_back("pipeline: preparation_workers, workers_per_device and finalizer_threads add up to far more "
+                  "workers than the machine's " + std::to_string(hw) + " hardware threads can serve");
+  return out;
 }
 
 StatusOr<uint64_t> parse_size(const std::string& text) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/base/status.h"
@@ -42,8 +43,14 @@ struct LoadedCircuit {
   // known; a failed check names the constraint.
   std::optional<r1cs::Circuit> check_circuit;
   std::shared_ptr<const groth16::PreparedVerifyingKey> pvk;
+  // Mapped files that arrays of the key view while it is HOT (a precompiled
+  // circuit is used in place). A file shrinking under the key is seen by
+  // check_files(), never as a crash.
+  std::vector<std::shared_ptr<const MappedFile>> files;
 
   uint64_t host_bytes() const;
+  // DATA_LOSS naming the first of `files` that changed while in use.
+  Status check_files() const;
 };
 
 class CircuitSource {

@@ -42,6 +42,10 @@ struct EngineConfig {
   // Host memory the engine may reserve: proving keys in the HOT tier plus the
   // working sets of the partitions in flight. REQUIRES: > 0.
   uint64_t total_budget_bytes = uint64_t(8) << 30;
+  // When no job is unfinished, give the allocator's free memory back to the
+  // OS (malloc_trim): large job buffers otherwise stay in per-thread heaps
+  // and the RSS stays high after a burst.
+  bool trim_memory_when_idle = true;
   // Cap on HOT-tier key bytes (0: limited only by the total budget).
   uint64_t key_host_budget_bytes = 0;
   // Cap on DEVICE-tier key bytes (0 without a GPU backend).

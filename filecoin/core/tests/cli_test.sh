@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# End-to-end check of `cuzk filecoin`: seal a 2 KiB sector, check its vanilla
+# proofs (PoRep C1, Window/Winning PoSt, SnapDeals), then for every proof kind
+# build the public inputs, make an INSECURE dev proof carrying them, and check
+# that verify-* accepts it and rejects a tampered proof and wrong parameters.
+# Usage: cli_test.sh path/to/cuzk
+set -euo pipefail
+
+cuzk=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+expect() {  # expect CODE command...
+  local want=$1
+  shift
+  set +e
+  "$@" >"$work/out" 2>&1
+  local got=$?
+  set -e
+  if [[ $got != "$want" ]]; then
+    echo "FAILED (exit $got, expected $want): $*" >&2
+    cat "$work/out" >&2
+    exit 1
+  fi
+}
+
+randomness=$(printf '%064x' 12345)
+"$cuzk" filecoin seal --out "$work/s" --post-randomness "$randomness" --snap --miner-id 1000 --sector 7 >/dev/null
+# shellcheck disable=SC1091
+source "$work/s/seal.env"
+
+# Vanilla proofs.
+expect 0 "$cuzk" filecoin check-vanilla --kind porep "$work/s/c1-envelope.json"
+expect 0 "$cuzk" filecoin check-vanilla --kind porep "$work/s/c1.json"
+expect 0 "$cuzk" filecoin check-vanilla --kind post "$work/s/post-window.vproof" --registered-proof "$WINDOW_POST_PROOF" \
+  --randomness "$POST_RANDOMNESS"
+expect 0 "$cuzk" filecoin check-vanilla --kind post "$work/s/post-winning.vproof" --registered-proof "$WINNING_POST_PROOF" \
+  --randomness "$POST_RANDOMNESS"
+expect 1 "$cuzk" filecoin check-vanilla --kind post "$work/s/post-window.vproof" --registered-proof "$WINDOW_POST_PROOF" \
+  --randomness "$(printf '%064x' 1)"
+expect 0 "$cuzk" filecoin check-vanilla --kind snap "$work/s/snap-partition-0.bin" --registered-proof "$UPDATE_PROOF" \
+  --comm-r-old "$COMM_R" --comm-d-new "$COMM_D_NEW" --comm-r-new "$COMM_R_NEW"
+head -c 100 "$work/s/post-window.vproof" >"$work/trunc.vproof"
+expect 2 "$cuzk" filecoin check-vanilla --kind post "$work/trunc.vproof" --registered-proof "$WINDOW_POST_PROOF" \
+  --randomness "$POST_RANDOMNESS"
+
+# prove_and_check NAME VERIFY-ARGS...: inputs, dev proof, accept, reject tampered.
+prove_and_check() {
+  local name=$1
+  shift
+  expect 0 "$cuzk" filecoin "$@" --inputs-out "$work/$name-in"
+  local publics=()
+  for f in "$work/$name-in"/public-*.json; do publics+=(--public "$f"); done
+  expect 0 "$cuzk" filecoin dev-prove "${publics[@]}" --vk "$work/$name.vk" --proof "$work/$name.proof" --dev-seed 11
+  expect 0 "$cuzk" filecoin "$@" --vk "$work/$name.vk" --proof "$work/$name.proof"
+  # Flip a bit of C (the last 48 bytes): a point off the curve or another proof.
+  cp "$work/$name.proof" "$work/$name.bad"
+  printf '\x01' | dd of="$work/$name.bad" bs=1 seek=180 conv=notrunc status=none
+  set +e
+  "$cuzk" filecoin "$@" --vk "$work/$name.vk" --proof "$work/$name.bad" >/dev/null 2>&1
+  local rc=$?
+  set -e
+  if [[ $rc == 0 ]]; then
+    echo "FAILED: a tampered $name proof verified" >&2
+    exit 1
+  fi
+}
+
+prove_and_check seal verify-seal --registered-proof "$SEAL_PROOF" --comm-r "$SEALED_CID" --comm-d "$UNSEALED_CID" \
+  --ticket "$TICKET" --seed "$SEED" --miner-id 1000 --sector "$SECTOR"
+# Another sector number gives another replica_id (input 0). (Another seed may
+# pick the same 2 of 63 challenges of a 2 KiB sector.)
+expect 1 "$cuzk" filecoin verify-seal --registered-proof "$SEAL_PROOF" --comm-r "$COMM_R" --comm-d "$COMM_D" \
+  --ticket "$TICKET" --seed "$SEED" --miner-id 1000 --sector "$((SECTOR + 1))" --vk "$work/seal.vk" --proof "$work/seal.proof"
+expect 0 "$cuzk" filecoin verify-seal --c1 "$work/s/c1.json" --registered-proof "$SEAL_PROOF" --miner-id 1000 \
+  --sector "$SECTOR" --vk "$work/seal.vk" --proof "$work/seal.proof"
+
+prove_and_check window verify-window-post --registered-proof "$WINDOW_POST_PROOF" --randomness "$POST_RANDOMNESS" \
+  --sector-comm-r "$SECTOR:$COMM_R"
+expect 1 "$cuzk" filecoin verify-window-post --registered-proof "$WINDOW_POST_PROOF" --randomness "$POST_RANDOMNESS" \
+  --sector-comm-r "$((SECTOR + 1)):$COMM_R" --vk "$work/window.vk" --proof "$work/window.proof"
+
+prove_and_check winning verify-winning-post --registered-proof "$WINNING_POST_PROOF" --randomness "$POST_RANDOMNESS" \
+  --sector "$SECTOR" --comm-r "$COMM_R"
+
+prove_and_check snap verify-snap --registered-proof "$UPDATE_PROOF" --comm-r-old "$COMM_R" --comm-d-new "$COMM_D_NEW" \
+  --comm-r-new "$COMM_R_NEW"
+expect 1 "$cuzk" filecoin verify-snap --registered-proof "$UPDATE_PROOF" --comm-r-old "$COMM_R_NEW" \
+  --comm-d-new "$COMM_D_NEW" --comm-r-new "$COMM_R_NEW" --vk "$work/snap.vk" --proof "$work/snap.proof"
+
+expect 2 "$cuzk" filecoin verify-seal --registered-proof 99 --comm-r "$COMM_R" --comm-d "$COMM_D" --ticket "$TICKET" \
+  --seed "$SEED" --miner-id 1000 --sector 1 --vk "$work/seal.vk" --proof "$work/seal.proof"
+echo "cuzk filecoin CLI: all checks passed"
