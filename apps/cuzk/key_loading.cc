@@ -26,6 +26,7 @@ StatusOr<KeyFile> KeyFile::open(const std::string& path, const KeyCheckOptions& 
 }
 
 Status KeyFile::loaded() const {
+  RETURN_IF_ERROR(file_.check_intact());  // the file shrank while it was read: what was decoded is void
   if (!check_points()) return ok_status();
   return record_->remember(*digest_, path_);
 }

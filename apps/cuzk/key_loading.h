@@ -35,7 +35,9 @@ class KeyFile {
   bool check_points() const { return digest_.has_value() && !already_checked_; }
   // With --full-check: whether an earlier run checked this content.
   bool already_checked() const { return already_checked_; }
-  // After a successful load: records the digest when the checks ran.
+  // After a successful load: DATA_LOSS when the file shrank while it was
+  // read (MappedFile::check_intact); else records the digest when the
+  // checks ran.
   Status loaded() const;
   // One line for the user about the checks made, or "".
   std::string summary() const;

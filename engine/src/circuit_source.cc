@@ -175,6 +175,7 @@ class ZkeySource : public KeyFileSource {
     ro.pool = options_.pool;
     if (progress) progress(0.05);
     StatusOr<io::ZkeyContents> z = io::parse_zkey(mapped->bytes(), ro);
+    RETURN_IF_ERROR(mapped->check_intact());  // a file that shrank while read: nothing built from it counts
     if (!z.ok()) return z.status().with_context(zkey_);
     remember(digest, zkey_);
     if (progress) progress(0.8);
@@ -237,6 +238,7 @@ class ParamsSource : public KeyFileSource {
     ro.check_subgroup = full_checks(mapped->bytes(), &digest);
     ro.pool = options_.pool;
     StatusOr<groth16::ProvingKey> pk = io::parse_params(mapped->bytes(), density, ro);
+    RETURN_IF_ERROR(mapped->check_intact());
     if (!pk.ok()) return pk.status().with_context(params_);
     remember(digest, params_);
     if (progress) progress(0.9);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <thread>
 
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/ec/zkey_codec.h"
@@ -54,6 +55,10 @@ struct Ctx {
   ThreadPool& pool;
 };
 
+// Points per task: a subgroup test costs ~40 µs, so a few hundred checked
+// points (the IC of a circuit with many public values) already fill the cores.
+size_t chunk_for(const Ctx& ctx) { return ctx.check == ec::SubgroupCheck::kCheck ? 32 : 4096; }
+
 template <class P>
 StatusOr<P> decode_at(const Ctx& ctx, uint64_t offset, const char* name, uint64_t index = internal::kNoIndex) {
   auto p = Lem<P>::decode(ctx.file.subspan(offset, Lem<P>::kBytes), ctx.check);
@@ -65,7 +70,7 @@ StatusOr<P> decode_at(const Ctx& ctx, uint64_t offset, const char* name, uint64_
 template <class P>
 StatusOr<std::vector<P>> decode_dense(const Ctx& ctx, const Iden3Section& s, uint64_t count, const char* name) {
   std::vector<P> out(count);
-  RETURN_IF_ERROR(internal::parallel_try(ctx.pool, count, 4096, [&](uint64_t i) -> Status {
+  RETURN_IF_ERROR(internal::parallel_try(ctx.pool, count, chunk_for(ctx), [&](uint64_t i) -> Status {
     auto p = decode_at<P>(ctx, s.offset + i * Lem<P>::kBytes, name, i);
     if (!p.ok()) return p.status();
     out[i] = *p;
@@ -80,7 +85,7 @@ StatusOr<std::vector<P>> decode_filtered(const Ctx& ctx, const Iden3Section& s, 
                                          const char* name) {
   std::vector<P> out(map.popcount);
   const std::vector<uint64_t> rank = internal::bitmap_ranks(map);
-  RETURN_IF_ERROR(internal::parallel_try(ctx.pool, map.bit_len, 4096, [&](uint64_t i) -> Status {
+  RETURN_IF_ERROR(internal::parallel_try(ctx.pool, map.bit_len, chunk_for(ctx), [&](uint64_t i) -> Status {
     if (!map.test(i)) return ok_status();
     auto p = decode_at<P>(ctx, s.offset + i * Lem<P>::kBytes, name, i);
     if (!p.ok()) return p.status();
@@ -382,6 +387,17 @@ Status read_contributions(ByteSpan file, const Iden3Container& c, ZkeyContents& 
   return ok_status();
 }
 
+// Every point section: the verifying key (always subgroup-checked, vk_ctx),
+// IC, C, H, A, B1, B2.
+Status decode_points(const Ctx& ctx, const Ctx& vk_ctx, const Iden3Container& c, const ZkeyHeader& h,
+                     groth16::ProvingKey& pk) {
+  RETURN_IF_ERROR(read_vk_header(vk_ctx, *c.find(2), pk.vk));
+  ASSIGN_OR_RETURN(pk.vk.ic, decode_dense<G1Affine>(vk_ctx, *c.find(3), pk.num_inputs, "IC"));
+  ASSIGN_OR_RETURN(pk.l, decode_dense<G1Affine>(ctx, *c.find(8), pk.num_aux, "C"));
+  ASSIGN_OR_RETURN(pk.h, decode_dense<G1Affine>(ctx, *c.find(9), h.domain_size, "H"));
+  return read_ab(ctx, c, h, pk);
+}
+
 }  // namespace
 
 StatusOr<ZkeyContents> parse_zkey(ByteSpan file, const ReadOptions& options) {
@@ -400,12 +416,15 @@ StatusOr<ZkeyContents> parse_zkey(ByteSpan file, const ReadOptions& options) {
   pk.lg_n = std::countr_zero(h.domain_size);
   pk.num_inputs = uint64_t(h.num_public) + 1;
   pk.num_aux = uint64_t(h.num_vars) - pk.num_inputs;
-  RETURN_IF_ERROR(read_coeffs(file, *c.find(4), h, out));
-  RETURN_IF_ERROR(read_vk_header(vk_ctx, *c.find(2), pk.vk));
-  ASSIGN_OR_RETURN(pk.vk.ic, decode_dense<G1Affine>(vk_ctx, *c.find(3), pk.num_inputs, "IC"));
-  ASSIGN_OR_RETURN(pk.l, decode_dense<G1Affine>(ctx, *c.find(8), pk.num_aux, "C"));
-  ASSIGN_OR_RETURN(pk.h, decode_dense<G1Affine>(ctx, *c.find(9), h.domain_size, "H"));
-  RETURN_IF_ERROR(read_ab(ctx, c, h, pk));
+  // Section 4 is read on one thread of its own while the points are decoded
+  // on the pool (it writes out.ab_circuit, the points out.pk); joined at the
+  // end of the block, whichever way it is left.
+  Status coeffs;
+  {
+    std::jthread coeff_reader([&] { coeffs = read_coeffs(file, *c.find(4), h, out); });
+    RETURN_IF_ERROR(decode_points(ctx, vk_ctx, c, h, pk));
+  }
+  RETURN_IF_ERROR(coeffs);
   RETURN_IF_ERROR(read_contributions(file, c, out));
   RETURN_IF_ERROR(pk.check_shape());
   return out;
