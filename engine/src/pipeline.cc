@@ -13,9 +13,6 @@
 namespace cuzk::engine {
 namespace {
 
-// What a partition keeps reserved from proving to the end of finalization.
-constexpr uint64_t kFinalizeReserveBytes = uint64_t(1) << 20;
-
 // Hands the allocator's free pages back to the OS (glibc keeps freed
 // memory in its heaps, one per thread that allocated).
 void trim_free_memory() {
