@@ -68,8 +68,10 @@ prove_and_check() {
 
 prove_and_check seal verify-seal --registered-proof "$SEAL_PROOF" --comm-r "$SEALED_CID" --comm-d "$UNSEALED_CID" \
   --ticket "$TICKET" --seed "$SEED" --miner-id 1000 --sector "$SECTOR"
+# Another sector number gives another replica_id (input 0). (Another seed may
+# pick the same 2 of 63 challenges of a 2 KiB sector.)
 expect 1 "$cuzk" filecoin verify-seal --registered-proof "$SEAL_PROOF" --comm-r "$COMM_R" --comm-d "$COMM_D" \
-  --ticket "$TICKET" --seed "$(printf '%064x' 9)" --miner-id 1000 --sector "$SECTOR" --vk "$work/seal.vk" --proof "$work/seal.proof"
+  --ticket "$TICKET" --seed "$SEED" --miner-id 1000 --sector "$((SECTOR + 1))" --vk "$work/seal.vk" --proof "$work/seal.proof"
 expect 0 "$cuzk" filecoin verify-seal --c1 "$work/s/c1.json" --registered-proof "$SEAL_PROOF" --miner-id 1000 \
   --sector "$SECTOR" --vk "$work/seal.vk" --proof "$work/seal.proof"
 

@@ -245,7 +245,7 @@ TEST(SnapVanilla, UpdateProduceAndVerify2KiB) {
   bad.challenge_proofs[3].proof_r_new.leaf = node_from_fr(Fr::random(rng));
   EXPECT_FALSE(verify_snap_partition(info, 0, info.h, s.sector.comm_r, u->comm_d_new, u->comm_r_new, bad).ok());
   bad = p;
-  bad.apex_leafs[2][0] ^= 1;
+  for (Node& leaf : bad.apex_leafs) leaf[0] ^= 1;  // every challenge path leaves the apex tree
   st = verify_snap_partition(info, 0, info.h, s.sector.comm_r, u->comm_d_new, u->comm_r_new, bad);
   EXPECT_FALSE(st.ok());
   EXPECT_FALSE(verify_snap_partition(info, 0, 3, s.sector.comm_r, u->comm_d_new, u->comm_r_new, p).ok());
