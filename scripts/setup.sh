@@ -2,7 +2,8 @@
 # Installs what cuzk needs to build, run and test on Debian 12, skipping what
 # is already present. Idempotent; safe to run repeatedly.
 #   scripts/setup.sh           build and run dependencies
-#   scripts/setup.sh --test    also the Node packages the tests compare against
+#   scripts/setup.sh --test    also the Node packages the tests compare against, and
+#                              Chromium for the status page test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +23,12 @@ packages=(build-essential cmake ninja-build git pkg-config
           libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc)
 if [[ $want_test -eq 1 ]] && ! command -v node >/dev/null; then
   packages+=(nodejs npm)
+fi
+# The TLS tests make their certificates with the openssl tool.
+[[ $want_test -eq 1 ]] && packages+=(openssl)
+# Headless Chromium for the status page test.
+if [[ $want_test -eq 1 ]]; then
+  packages+=(chromium)
 fi
 
 missing=()

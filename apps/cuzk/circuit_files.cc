@@ -13,14 +13,9 @@ StatusOr<r1cs::Circuit> load_circuit_file(const std::string& path, ThreadPool* p
   if (!in) return io_error("cannot open " + path, errno);
   char magic[8] = {};
   in.read(magic, sizeof magic);
-  if (std::memcmp(magic, "CUZKR1CS", 8) == 0) {
-    auto c = r1cs::load_precompiled(path, {.pool = pool});
-    if (!c.ok()) return c.status().with_context(path);
-    return c;
-  }
-  auto c = io::read_circom_r1cs(path);
-  if (!c.ok()) return c.status().with_context(path);
-  return c;
+  // Both readers start their messages with the path.
+  if (std::memcmp(magic, "CUZKR1CS", 8) == 0) return r1cs::load_precompiled(path, {.pool = pool});
+  return io::read_circom_r1cs(path);
 }
 
 }  // namespace cuzk::app

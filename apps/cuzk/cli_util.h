@@ -72,20 +72,26 @@ class Progress {
   std::chrono::steady_clock::time_point last_{};
 };
 
-// For steps without a fraction to report (loading a key): "label... 12 s",
-// redrawn every half second on a terminal until the object is destroyed.
+// For steps without a fraction to report (loading a key, proving): after the
+// first 0.7 s, "label... 12 s" redrawn every half second on a terminal until
+// stop() or destruction, then "label: done in 12.3 s". Quick steps print
+// nothing; nothing is printed when stderr is not a terminal.
 class ElapsedTicker {
  public:
   explicit ElapsedTicker(std::string label) : label_(std::move(label)) {
     if (isatty(2) == 0) return;
     thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
   }
-  ~ElapsedTicker() {
+  ~ElapsedTicker() { stop(); }
+  ElapsedTicker(const ElapsedTicker&) = delete;
+  ElapsedTicker& operator=(const ElapsedTicker&) = delete;
+
+  void stop() {
     if (!thread_.joinable()) return;
     thread_.request_stop();
     cv_.notify_all();
     thread_.join();
-    std::fprintf(stderr, "\r%s: done in %.1f s\n", label_.c_str(), seconds());
+    if (drawn_) std::fprintf(stderr, "\r%s: done in %.1f s   \n", label_.c_str(), seconds());
   }
 
  private:
@@ -94,9 +100,11 @@ class ElapsedTicker {
   }
   void run(std::stop_token stop) {
     std::unique_lock<std::mutex> lock(mu_);
+    if (cv_.wait_for(lock, std::chrono::milliseconds(700), [&] { return stop.stop_requested(); })) return;
     while (!stop.stop_requested()) {
       std::fprintf(stderr, "\r%s... %.0f s", label_.c_str(), seconds());
       std::fflush(stderr);
+      drawn_ = true;
       cv_.wait_for(lock, std::chrono::milliseconds(500));
     }
   }
@@ -105,6 +113,7 @@ class ElapsedTicker {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::mutex mu_;
   std::condition_variable cv_;
+  bool drawn_ = false;  // GUARDED_BY(mu_) while the thread runs; read after join
   std::jthread thread_;  // declared last: joined before the members it reads go
 };
 

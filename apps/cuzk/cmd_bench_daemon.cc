@@ -102,7 +102,7 @@ int run_bench(const BenchArgs& a) {
   ss << in.rdbuf();
   const std::string wtns = ss.str();
   auto client = server::Client::connect(resolve_addr(a.addr), std::chrono::seconds(10));
-  if (!client.ok()) return client_fail("connect", client.status());
+  if (!client.ok()) return rpc_fail("connect", client.status());
   std::mutex mu;
   std::vector<Sample> samples;
   std::atomic<uint32_t> next{0};

@@ -14,6 +14,7 @@
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/io/circom.h"
+#include "cuzk/io/key_check.h"
 #include "cuzk/io/snarkjs_json.h"
 #include "cuzk/io/zkey.h"
 #include "cuzk/r1cs/eval.h"
@@ -25,9 +26,9 @@ namespace cuzk::app {
 namespace {
 
 struct ProveArgs {
-  std::string addr, circuit = "demo", priority, request_id, proof_json, public_json, proof_bin, vk, config;
+  std::string addr, circuit, priority, request_id, proof_json, public_json, proof_bin, vk, config;
   std::vector<std::string> wtns, extra_wtns;
-  bool local = false, no_verify = false;
+  bool local = false, no_verify = false, json = false;
 };
 
 StatusOr<std::string> read_bytes(const std::string& path) {
@@ -100,44 +101,66 @@ int emit_outputs(const ProveArgs& a, const std::vector<groth16::Proof>& proofs, 
     if (!s.ok()) return client_fail("writing " + a.proof_json, s);
   }
   if (!a.public_json.empty()) {
-    Status s = io::write_public_json(a.public_json, publics);
+    Status s = write_publics(a.public_json, proofs.size(), publics);
     if (!s.ok()) return client_fail("writing " + a.public_json, s);
   }
   return 0;
 }
 
-int run_remote_prove(const ProveArgs& a) {
-  if (Status s = check_outputs(a); !s.ok()) return client_fail("--proof", s);
-  auto client = server::Client::connect(resolve_addr(a.addr), std::chrono::seconds(10));
-  if (!client.ok()) return client_fail("connect", client.status());
+// The request from the arguments; the witnesses are read and checked here,
+// so that a bad file is named before anything is sent.
+StatusOr<server::SubmitArgs> build_request(const ProveArgs& a) {
+  if (a.circuit.empty())
+    return invalid_argument("--circuit ID is required: the id of a circuit registered in the daemon (`cuzk status` "
+                            "lists them)");
   server::SubmitArgs s;
   s.circuit_id = a.circuit;
   s.request_id = a.request_id;
   if (!a.priority.empty() && !engine::parse_priority(a.priority, &s.priority))
-    return client_fail("--priority", invalid_argument("expected low, normal, high or critical"));
+    return invalid_argument("--priority: expected low, normal, high or critical");
   for (const std::string& w : a.wtns) {
-    auto bytes = read_bytes(w);
-    if (!bytes.ok()) return client_fail("--wtns", bytes.status());
-    s.witnesses.push_back(std::move(*bytes));
+    ASSIGN_OR_RETURN(std::string bytes, read_bytes(w));
+    Status ok = io::parse_wtns(ByteSpan(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size())).status();
+    if (!ok.ok()) return ok.with_context(w);
+    s.witnesses.push_back(std::move(bytes));
   }
   if (a.no_verify) s.self_verify = false;
-  auto start = std::chrono::steady_clock::now();
-  auto r = (*client)->prove(s);
-  double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!r.ok()) return client_fail("prove", r.status());
-  if (r->outcome != engine::JobOutcome::kCompleted) {
-    std::fprintf(stderr, "%s: %s: %s\n", r->job_id.c_str(), engine::job_outcome_name(r->outcome).data(),
-                 r->error_message.c_str());
-    return 1;
+  return s;
+}
+
+void print_result(const ProveArgs& a, const engine::JobResult& r, double wall_ms) {
+  const auto& t = r.timings;
+  if (a.json) {
+    std::printf("%s\n", job_result_json(r, wall_ms).c_str());
+    return;
   }
-  const auto& t = r->timings;
-  std::printf("%s: %zu proof(s), %zu public input(s)\n", r->job_id.c_str(), r->proof.size() / 192,
-              r->public_inputs.size());
+  std::printf("%s: %zu proof(s), %zu public input(s)\n", r.job_id.c_str(), r.proof.size() / 192,
+              r.public_inputs.size());
   std::printf("timings (ms): queue %llu, key load %llu, synthesis %llu, compute %llu, verify %llu, total %llu; "
               "client round trip %.1f\n",
               (unsigned long long)t.queue_wait_ms, (unsigned long long)t.srs_load_ms,
               (unsigned long long)t.synthesis_ms, (unsigned long long)t.compute_ms, (unsigned long long)t.verify_ms,
               (unsigned long long)t.total_ms, wall_ms);
+}
+
+int run_remote_prove(const ProveArgs& a) {
+  if (Status s = check_outputs(a); !s.ok()) return client_fail("--proof", s);
+  auto s = build_request(a);
+  if (!s.ok()) return client_fail("prove", s.status());
+  auto client = server::Client::connect(resolve_addr(a.addr), std::chrono::seconds(10));
+  if (!client.ok()) return rpc_fail("connect", client.status());
+  auto start = std::chrono::steady_clock::now();
+  auto r = submit_and_await(**client, *s, a.json);
+  double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!r.ok()) return rpc_fail("prove", r.status());
+  if (r->outcome == engine::JobOutcome::kCancelled && interrupted()) return kExitInterrupted;
+  if (r->outcome != engine::JobOutcome::kCompleted) {
+    if (a.json) std::printf("%s\n", job_result_json(*r, wall_ms).c_str());
+    std::fprintf(stderr, "%s: %s: %s\n", r->job_id.c_str(), engine::job_outcome_name(r->outcome).data(),
+                 r->error_message.c_str());
+    return 1;
+  }
+  print_result(a, *r, wall_ms);
   auto proofs = io::parse_proofs(ByteSpan(reinterpret_cast<const uint8_t*>(r->proof.data()), r->proof.size()));
   if (!proofs.ok()) return client_fail("decoding the proof", proofs.status());
   std::vector<ff::Fr> publics;
@@ -186,6 +209,7 @@ int run_local_prove(const ProveArgs& a) {
     if (!proof.ok()) return client_fail("prove", proof.status());
     auto t2 = std::chrono::steady_clock::now();
     std::vector<ff::Fr> pub(witness->begin() + 1, witness->begin() + int64_t(c.pk.num_inputs));
+    if (Status pts = io::check_proof_points(*proof); !pts.ok()) return client_fail("self-verification", pts);
     auto ok = c.pvk->verify(pub, *proof);
     if (!ok.ok() || !*ok) return client_fail("self-verification", ok.ok() ? internal_error("proof does not verify") : ok.status());
     auto t3 = std::chrono::steady_clock::now();
@@ -208,7 +232,7 @@ namespace {
 // Options of the daemon path; shared by the standalone and the extended form.
 void add_daemon_prove_options(CLI::App* cmd, ProveArgs* a) {
   cmd->add_option("--addr", a->addr, "Prove through the daemon at unix:///path or host:port");
-  cmd->add_option("--circuit", a->circuit, "A registered circuit id (daemon path; default demo)");
+  cmd->add_option("--circuit", a->circuit, "A registered circuit id (daemon path; `cuzk status` lists them)");
   cmd->add_option("--extra-wtns", a->extra_wtns, "More witnesses: further partitions of the same job (daemon path)");
   cmd->add_option("--vk", a->vk, "Verify the result here against this key (.json, .zkey or .vk)");
   cmd->add_option("--priority", a->priority, "low, normal, high or critical (daemon path)");
@@ -253,6 +277,7 @@ void add_prove_client_command(CLI::App& app, Runner* runner) {
     cmd->add_option("--wtns", a->wtns, "Witness file(s) (.wtns); several make a multi-partition job")->required();
     cmd->add_option("--proof", a->proof_json, "Write the proof as snarkjs proof.json");
     cmd->add_option("--public", a->public_json, "Write the public inputs as snarkjs public.json");
+    cmd->add_flag("--json", a->json, "Print the result as JSON");
     cmd->callback([runner, run] { *runner = run; });
     return;
   }
@@ -266,7 +291,8 @@ void add_prove_client_command(CLI::App& app, Runner* runner) {
     bool daemon_path = cmd->get_option("--addr")->count() || cmd->get_option("--circuit")->count();
     // An option of the other path would be ignored silently: refuse it.
     const std::string stray =
-        daemon_path ? first_given(cmd, {"--zkey", "--params", "--r1cs", "--no-check", "--threads"})
+        daemon_path ? first_given(cmd, {"--zkey", "--params", "--r1cs", "--no-check", "--full-check", "--cache-dir",
+                                        "--threads", "--backend", "--vram-limit", "--placement", "files"})
                     : first_given(cmd, {"--extra-wtns", "--vk", "--priority", "--request-id", "--config", "--local",
                                         "--no-self-verify"});
     if (!stray.empty()) {
@@ -281,7 +307,11 @@ void add_prove_client_command(CLI::App& app, Runner* runner) {
     if (!daemon_path) return;
     take_file_options(cmd, a.get());
     a->wtns.insert(a->wtns.end(), a->extra_wtns.begin(), a->extra_wtns.end());
-    if (a->circuit.empty()) a->circuit = "demo";
+    a->json = cmd->get_option("--json")->count() > 0;
+    if (a->wtns.front().empty()) {
+      *runner = [] { return client_fail("prove", invalid_argument("--wtns is required (the circom witness, .wtns)")); };
+      return;
+    }
     *runner = run;
   });
 }

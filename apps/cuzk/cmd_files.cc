@@ -1,12 +1,12 @@
-// The file-based commands: prove (key files), verify, setup, inspect.
+// The file-based commands: prove (key files), setup, inspect (verify: cmd_verify.cc).
 #include <cstdio>
 #include <memory>
 
 #include "circuit_files.h"
 #include "cli_util.h"
 #include "commands.h"
+#include "cuzk/base/mapped_file.h"
 #include "cuzk/groth16/setup.h"
-#include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/io/inspect.h"
 #include "cuzk/io/snarkjs_json.h"
@@ -16,47 +16,29 @@
 namespace cuzk::app {
 namespace {
 
-struct VerifyArgs {
-  std::string vkey_json, vk_bin, public_json, proof;
-};
-
-StatusOr<groth16::Proof> read_one_proof(const std::string& path) {
-  if (ends_with(path, ".json")) return io::read_proof_json(path);
-  ASSIGN_OR_RETURN(std::vector<groth16::Proof> proofs, io::read_proofs(path));
-  if (proofs.size() != 1)
-    return invalid_argument(path + " holds " + std::to_string(proofs.size()) + " proofs; verify takes one");
-  return proofs[0];
-}
-
-int run_verify(const VerifyArgs& a) {
-  if (a.vkey_json.empty() == a.vk_bin.empty())
-    return fail("verify", invalid_argument("give exactly one of --vkey (snarkjs JSON) or --vk (bellperson .vk)"));
-  auto vk = a.vk_bin.empty() ? io::read_vk_json(a.vkey_json) : io::read_vk(a.vk_bin);
-  if (!vk.ok()) return fail("verify", vk.status().with_context(a.vk_bin.empty() ? a.vkey_json : a.vk_bin));
-  std::vector<ff::Fr> publics;
-  if (!a.public_json.empty()) {
-    auto p = io::read_public_json(a.public_json);
-    if (!p.ok()) return fail("verify", p.status().with_context(a.public_json));
-    publics = std::move(p).value();
-  }
-  auto proof = read_one_proof(a.proof);
-  if (!proof.ok()) return fail("verify", proof.status().with_context(a.proof));
-  auto ok = groth16::verify(*vk, publics, *proof);
-  if (!ok.ok()) return fail("verify", ok.status());
-  if (!*ok) {
-    std::printf("INVALID: the proof does not verify against this key and these public inputs\n");
-    return kExitInvalid;
-  }
-  std::printf("OK: the proof is valid\n");
-  return kExitOk;
-}
-
 struct SetupArgs {
   std::string r1cs, zkey, vkey_json, params, vk_bin;
   uint64_t seed = 0;
   bool seed_given = false;
+  bool force = false;
   int threads = 0;
 };
+
+// Outputs that exist are kept unless --force: a key made by a ceremony is
+// worth more than this command's output.
+Status check_setup_outputs(const SetupArgs& a) {
+  for (const std::string* out : {&a.zkey, &a.vkey_json, &a.params, &a.vk_bin}) {
+    if (out->empty()) continue;
+    if (*out == a.r1cs) return invalid_argument(*out + " is the circuit (--r1cs); nothing was written");
+    auto f = MappedFile::open(*out);
+    if (!f.ok()) continue;  // does not exist (or is unreadable: the write will say)
+    if (a.force) continue;
+    const io::FileKind kind = io::detect_file_kind(f->bytes());
+    const std::string what = kind == io::FileKind::kUnknown ? "" : std::string(" (a ") + io::file_kind_name(kind) + ")";
+    return already_exists(*out + " exists" + what + "; pass --force to replace it (nothing was written)");
+  }
+  return ok_status();
+}
 
 Status setup_zkey(const SetupArgs& a, const r1cs::Circuit& circuit, ThreadPool* pool) {
   Progress progress("setup (snarkjs layout)");
@@ -89,6 +71,7 @@ int run_setup(const SetupArgs& a) {
     return fail("setup", invalid_argument("--dev-seed N is required: this is an INSECURE development setup"));
   if (a.zkey.empty() && a.vkey_json.empty() && a.params.empty() && a.vk_bin.empty())
     return fail("setup", invalid_argument("nothing to write: give --zkey, --vkey, --params or --vk"));
+  if (Status s = check_setup_outputs(a); !s.ok()) return fail("setup", s);
   std::fprintf(stderr,
                "cuzk setup: WARNING: insecure development setup, for testing only — anyone who knows the seed "
                "can forge proofs\n");
@@ -100,12 +83,17 @@ int run_setup(const SetupArgs& a) {
     if (Status s = setup_zkey(a, *circuit, pool); !s.ok()) return fail("setup", s);
   if (!a.params.empty() || !a.vk_bin.empty())
     if (Status s = setup_params(a, *circuit, pool); !s.ok()) return fail("setup", s);
+  if ((!a.zkey.empty() || !a.vkey_json.empty()) && (!a.params.empty() || !a.vk_bin.empty()))
+    std::fprintf(stderr,
+                 "cuzk setup: note: the snarkjs files (--zkey, --vkey) and the bellperson files (--params, --vk) are "
+                 "two different keys, even from one seed: the formats put the circuit's rows on different roots of "
+                 "unity. Verify a proof made with --zkey against --vkey, and one made with --params against --vk\n");
   return kExitOk;
 }
 
-int run_inspect(const std::string& path) {
-  auto text = io::inspect_file(path);
-  if (!text.ok()) return fail("inspect", text.status().with_context(path));
+int run_inspect(const std::string& path, bool json) {
+  auto text = io::inspect_file(path, json);
+  if (!text.ok()) return fail("inspect", text.status());
   std::printf("%s", text->c_str());
   if (!text->empty() && text->back() != '\n') std::printf("\n");
   return kExitOk;
@@ -115,27 +103,28 @@ int run_inspect(const std::string& path) {
 
 void add_file_prove_command(CLI::App& app, Runner* runner) {
   auto a = std::make_shared<FileProveArgs>();
+  auto files = std::make_shared<std::vector<std::string>>();
   auto* cmd = app.add_subcommand("prove", "Make a Groth16 proof from key files (--zkey, or --params with --r1cs)");
+  cmd->add_option("files", *files, "snarkjs's order instead of the options: circuit.zkey witness.wtns [proof.json "
+                                   "[public.json]]")
+      ->expected(0, 4);
   cmd->add_option("--zkey", a->zkey, "snarkjs proving key (.zkey)");
   cmd->add_option("--params", a->params, "bellperson parameters (.params); needs --r1cs");
   cmd->add_option("--r1cs", a->r1cs, "circom .r1cs or cuzk precompiled circuit (with --zkey: checks the witness first)");
-  cmd->add_option("--wtns", a->wtns, "circom witness (.wtns)")->required();
+  cmd->add_option("--wtns", a->wtns, "circom witness (.wtns)");
   cmd->add_option("--proof", a->proof, "Output proof: *.json as snarkjs proof.json, otherwise 192 bytes (ZCash)");
   cmd->add_option("--public", a->public_json, "Output public inputs as snarkjs public.json");
-  cmd->add_flag("--no-check", a->no_check, "Skip subgroup checks of key points (trusted files only)");
+  add_key_check_options(cmd, a.get());
+  cmd->add_flag("--json", a->json, "Print a JSON summary on stdout");
   cmd->add_option("--threads", a->threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
   add_backend_options(cmd, &a->backend);
-  cmd->callback([runner, a] { *runner = [a] { return run_file_prove(*a); }; });
-}
-
-void add_verify_command(CLI::App& app, Runner* runner) {
-  auto a = std::make_shared<VerifyArgs>();
-  auto* cmd = app.add_subcommand("verify", "Verify a Groth16 proof: exit 0 valid, 1 invalid, 2 usage or input error");
-  cmd->add_option("--vkey", a->vkey_json, "snarkjs verification_key.json");
-  cmd->add_option("--vk", a->vk_bin, "bellperson verifying key (.vk)");
-  cmd->add_option("--public", a->public_json, "snarkjs public.json (omit when there are no public inputs)");
-  cmd->add_option("--proof", a->proof, "proof.json, or a 192-byte proof file")->required();
-  cmd->callback([runner, a] { *runner = [a] { return run_verify(*a); }; });
+  cmd->callback([runner, a, files] {
+    if (Status s = take_positional_prove_files(*files, a.get()); !s.ok()) {
+      *runner = [s] { return fail("prove", s); };
+      return;
+    }
+    *runner = [a] { return run_file_prove(*a); };
+  });
 }
 
 void add_setup_command(CLI::App& app, Runner* runner) {
@@ -148,15 +137,20 @@ void add_setup_command(CLI::App& app, Runner* runner) {
   cmd->add_option("--vk", a->vk_bin, "Output bellperson verifying key (.vk, of the .params)");
   cmd->add_option("--dev-seed", a->seed, "Seed of the toxic waste (required; makes the setup insecure)")
       ->each([a](const std::string&) { a->seed_given = true; });
+  cmd->add_flag("--force", a->force, "Replace output files that exist (by default they are kept)");
   cmd->add_option("--threads", a->threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
   cmd->callback([runner, a] { *runner = [a] { return run_setup(*a); }; });
 }
 
 void add_inspect_command(CLI::App& app, Runner* runner) {
   auto path = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("inspect", "Describe a file: kind, curve, counts, sizes and sections");
-  cmd->add_option("file", *path, "A .zkey, .r1cs, .wtns, .params, .vk, proof or snarkjs JSON file")->required();
-  cmd->callback([runner, path] { *runner = [path] { return run_inspect(*path); }; });
+  cmd->add_option("file", *path,
+                  "A .zkey, .r1cs, .wtns, .ptau, .params, .vk, precompiled circuit, proof or snarkjs JSON file")
+      ->required();
+  cmd->add_flag("--json", *json, "Print the description as JSON");
+  cmd->callback([runner, path, json] { *runner = [path, json] { return run_inspect(*path, *json); }; });
 }
 
 }  // namespace cuzk::app

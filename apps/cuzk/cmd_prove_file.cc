@@ -17,6 +17,8 @@
 #include "cuzk/io/zkey.h"
 #include "cuzk/r1cs/density.h"
 #include "cuzk/r1cs/eval.h"
+#include "cuzk/io/key_check.h"
+#include "key_loading.h"
 #include "prove_file.h"
 
 namespace cuzk::app {
@@ -28,19 +30,28 @@ struct LoadedKey {
   groth16::CRule c_rule = groth16::CRule::kMatrix;
 };
 
-StatusOr<LoadedKey> load_zkey(const FileProveArgs& a, ThreadPool* pool) {
-  ElapsedTicker ticker("loading " + a.zkey);
-  auto z = io::read_zkey(a.zkey, {.check_points = !a.no_check, .pool = pool});
+KeyCheckOptions key_checks(const FileProveArgs& a) { return {.full = a.full_check, .cache_dir = a.cache_dir}; }
+
+StatusOr<LoadedKey> load_zkey(const FileProveArgs& a, ThreadPool* pool, std::string* note) {
+  ASSIGN_OR_RETURN(KeyFile file, KeyFile::open(a.zkey, key_checks(a), pool));
+  ElapsedTicker ticker(file.check_points() ? "loading " + a.zkey + " (checking every point)" : "loading " + a.zkey);
+  auto z = io::parse_zkey(file.bytes(), {.check_points = file.check_points(), .pool = pool});
   if (!z.ok()) return z.status().with_context(a.zkey);
+  RETURN_IF_ERROR(file.loaded());
+  *note = file.summary();
   LoadedKey k{std::move(z->pk), std::move(z->ab_circuit), groth16::CRule::kProductOfAB};
   return k;
 }
 
-StatusOr<LoadedKey> load_params(const FileProveArgs& a, const r1cs::Circuit& circuit, ThreadPool* pool) {
-  ElapsedTicker ticker("loading " + a.params);
+StatusOr<LoadedKey> load_params(const FileProveArgs& a, const r1cs::Circuit& circuit, ThreadPool* pool,
+                                std::string* note) {
+  ASSIGN_OR_RETURN(KeyFile file, KeyFile::open(a.params, key_checks(a), pool));
+  ElapsedTicker ticker(file.check_points() ? "loading " + a.params + " (checking every point)" : "loading " + a.params);
   r1cs::DensityBitmaps density = r1cs::compute_density(circuit, {.include_input_rows = true}, pool);
-  auto pk = io::read_params(a.params, density, {.check_subgroup = !a.no_check, .pool = pool});
-  if (!pk.ok()) return pk.status().with_context(a.params);
+  auto pk = io::parse_params(file.bytes(), density, {.check_subgroup = file.check_points(), .pool = pool});
+  if (!pk.ok()) return key_circuit_mismatch(pk.status(), a.params, a.r1cs);
+  RETURN_IF_ERROR(file.loaded());
+  *note = file.summary();
   return LoadedKey{std::move(pk).value(), circuit, groth16::CRule::kMatrix};
 }
 
@@ -56,7 +67,13 @@ Status write_outputs(const FileProveArgs& a, const groth16::Proof& proof, std::s
   return ok_status();
 }
 
-void print_times(const groth16::StageTimes& t, double load_s, double attach_s, double verify_s) {
+void print_times(const FileProveArgs& a, const groth16::StageTimes& t, double load_s, double attach_s,
+                 double verify_s, const std::string& key_note) {
+  if (a.json) {
+    std::printf("%s\n", prove_summary_json(a, t, load_s, attach_s, verify_s, key_note).c_str());
+    return;
+  }
+  if (!key_note.empty()) std::fprintf(stderr, "cuzk prove: %s\n", key_note.c_str());
   std::fprintf(stderr,
                "cuzk prove: load %.3f s, attach %.3f s, matvec %.3f s, stage %.3f s, h %.3f s, msm %.3f s, "
                "assembly %.3f s, prove %.3f s, verify %.3f s\n",
@@ -96,29 +113,31 @@ StatusOr<groth16::Proof> prove_on_backend(groth16::Backend& backend, const Loade
 }  // namespace
 
 int run_file_prove(const FileProveArgs& a) {
-  if (a.zkey.empty() == a.params.empty())
-    return fail("prove", invalid_argument("give exactly one of --zkey or --params (or --addr/--circuit for the daemon)"));
-  if (!a.params.empty() && a.r1cs.empty()) return fail("prove", invalid_argument("--params needs --r1cs"));
+  if (Status s = check_prove_inputs(a); !s.ok()) return fail("prove", s);
   CommandPool command_pool(a.threads);
   ThreadPool* pool = command_pool.get();
 
   TraceSpan load(nullptr, "load");
   auto witness = io::read_wtns(a.wtns, pool);
-  if (!witness.ok()) return fail("prove", witness.status().with_context(a.wtns));
+  if (!witness.ok()) return fail("prove", witness.status());  // read_wtns names the file
   StatusOr<r1cs::Circuit> circuit = r1cs::Circuit();
   if (!a.r1cs.empty()) {
     circuit = load_circuit_file(a.r1cs, pool);
     if (!circuit.ok()) return fail("prove", circuit.status());
+    // A key of another circuit is named as such before the witness is judged against the circuit.
+    if (Status s = check_key_fits_circuit(a, circuit->shape()); !s.ok()) return fail("prove", s);
     // Name the first violated constraint before spending time on the proof.
     if (Status s = r1cs::is_satisfied(*circuit, *witness, pool); !s.ok())
       return fail("prove", s.with_context("witness " + a.wtns), kExitInvalid);
   }
-  auto key = a.zkey.empty() ? load_params(a, *circuit, pool) : load_zkey(a, pool);
+  std::string key_note;
+  auto key = a.zkey.empty() ? load_params(a, *circuit, pool, &key_note) : load_zkey(a, pool, &key_note);
   if (!key.ok()) return fail("prove", key.status());
-  if (!a.zkey.empty() && !a.r1cs.empty()) {
-    Status s = r1cs::check_key_shape(circuit->shape(), a.r1cs, key->pk.num_vars(), key->pk.num_inputs, a.zkey);
-    if (!s.ok()) return fail("prove", s);
-  }
+  if (witness->size() != key->pk.num_vars())
+    return fail("prove", invalid_argument(a.wtns + " has " + std::to_string(witness->size()) +
+                                          " values (ONE included) but " + (a.zkey.empty() ? a.params : a.zkey) +
+                                          " is a key for " + std::to_string(key->pk.num_vars()) +
+                                          " variables: the witness and the key are of different circuits"));
   double load_s = load.stop();
 
   std::string said;
@@ -127,8 +146,14 @@ int run_file_prove(const FileProveArgs& a) {
   std::fprintf(stderr, "cuzk prove: backend %s\n", said.c_str());
   groth16::StageTimes times;
   double attach_s = 0;
+  ElapsedTicker proving_ticker("proving (domain 2^" + std::to_string(key->pk.lg_n) + ")");
   auto proof = prove_on_backend(**backend, *key, *witness, pool, &times, &attach_s);
+  proving_ticker.stop();
   if (!proof.ok()) return fail("prove", proof.status(), kExitInvalid);
+  // The proof's own points, then the verification, before anything is written (io/key_check.h).
+  if (Status s = io::check_proof_points(*proof); !s.ok())
+    return fail("prove", s.with_context("the key (" + (a.zkey.empty() ? a.params : a.zkey) +
+                                        ") yields a malformed proof; nothing was written"), kExitInvalid);
 
   std::span<const ff::Fr> publics(witness->data() + 1, key->pk.num_inputs - 1);
   TraceSpan verify_span(nullptr, "verify");
@@ -146,7 +171,7 @@ int run_file_prove(const FileProveArgs& a) {
                 kExitInvalid);
   }
   if (Status s = write_outputs(a, *proof, publics); !s.ok()) return fail("prove", s);
-  print_times(times, load_s, attach_s, verify_s);
+  print_times(a, times, load_s, attach_s, verify_s, key_note);
   return kExitOk;
 }
 

@@ -1,5 +1,6 @@
 // `cuzk serve`: the proving daemon, and `cuzk demo-witness`: the demo
 // circuit's witness and verifying key for clients.
+#include <malloc.h>
 #include <signal.h>
 
 #include <chrono>
@@ -9,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cli_util.h"
 #include "cuzk/base/log.h"
 #include "cuzk/commands.h"
 #include "cuzk/engine/circuit_source.h"
@@ -52,13 +54,25 @@ StatusOr<server::ServerConfig> build_config(const ServeArgs& a, std::vector<std:
   return c;
 }
 
+// The daemon's large buffers (witnesses, a, b, c) come and go with every
+// job. glibc raises its mmap threshold after the first such buffer is freed,
+// after which they come from per-thread heaps that keep the memory: after
+// queue floods the RSS stayed far above its baseline (measured in
+// docs/hardening.md). A fixed threshold keeps every allocation of 64 KiB or
+// more in a mapping of its own, returned to the OS when freed; the engine
+// trims the heaps when it goes idle.
+void tune_allocator() { ::mallopt(M_MMAP_THRESHOLD, 64 << 10); }
+
 int run_serve(const ServeArgs& a) {
+  tune_allocator();
   // SIGTERM/SIGINT are taken by sigwait on this thread: block them before
   // any other thread exists so that every thread inherits the mask.
+  // SIGUSR2 only ends the thread that watches for a second signal.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGUSR2);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   std::vector<std::string> warnings;
@@ -81,10 +95,13 @@ int run_serve(const ServeArgs& a) {
       auto source = engine::make_circuit_source(spec, so);
       Status s = source.ok() ? (*source)->describe().status() : source.status();
       if (!s.ok()) {
-        std::fprintf(stderr, "cuzk serve: circuit \"%s\": %s\n", spec.id.c_str(), s.to_string().c_str());
+        // The message already starts with `circuit "<id>":`.
+        std::fprintf(stderr, "cuzk serve: %s\n", s.message().c_str());
         return 2;
       }
     }
+    for (const std::string& w : server::config_warnings(*config, std::thread::hardware_concurrency()))
+      std::fprintf(stderr, "cuzk serve: warning: %s\n", w.c_str());
     std::printf("config OK: listen %s, status %s, budget %llu bytes, %zu circuit(s)\n", config->listen.c_str(),
                 config->status_listen.empty() ? "off" : config->status_listen.c_str(),
                 (unsigned long long)config->engine.total_budget_bytes, config->engine.circuits.size());
@@ -100,17 +117,23 @@ int run_serve(const ServeArgs& a) {
               (*srv)->status_address().c_str());
   std::fflush(stdout);
   int sig = 0;
-  sigwait(&signals, &sig);
+  do sigwait(&signals, &sig);
+  while (sig == SIGUSR2);
   CUZK_LOG(Info) << "received " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << "; draining (grace "
                  << config->shutdown_grace_ms << " ms; send it again to cancel running jobs now)";
   server::Server* s = srv->get();
-  std::jthread force([s, signals](std::stop_token) mutable {
-    int again = 0;
-    sigwait(&signals, &again);
-    if (again == SIGTERM || again == SIGINT) s->engine().cancel_all("the daemon was told to stop twice");
-  });
-  force.detach();  // stays blocked in sigwait until the process exits
-  s->shutdown(std::chrono::milliseconds(config->shutdown_grace_ms));
+  {
+    // Cancels running jobs on a further SIGTERM/SIGINT while the server
+    // drains; SIGUSR2 from this thread ends it, and it is joined before the
+    // server goes away.
+    std::jthread force([s, signals] {
+      int again = 0;
+      while (sigwait(&signals, &again) == 0 && again != SIGUSR2)
+        s->engine().cancel_all("the daemon was told to stop twice");
+    });
+    s->shutdown(std::chrono::milliseconds(config->shutdown_grace_ms));
+    pthread_kill(force.native_handle(), SIGUSR2);
+  }
   srv->reset();
   return 0;
 }
@@ -131,7 +154,11 @@ int run_demo_witness(const std::string& config_path, const std::string& out, con
     std::fprintf(stderr, "cuzk demo-witness: the configuration has no demo circuit ([demo] enabled = false)\n");
     return 2;
   }
-  auto made = engine::ensure_demo_files(demo->demo_spec, config->engine.cache_dir, nullptr);
+  StatusOr<bool> made = false;
+  {
+    ElapsedTicker ticker("preparing the demo circuit in " + config->engine.cache_dir);
+    made = engine::ensure_demo_files(demo->demo_spec, config->engine.cache_dir, nullptr);
+  }
   if (!made.ok()) {
     std::fprintf(stderr, "cuzk demo-witness: %s\n", made.status().message().c_str());
     return 1;

@@ -25,6 +25,8 @@ void add_file_prove_command(CLI::App& app, Runner* runner);
 void add_verify_command(CLI::App& app, Runner* runner);
 void add_setup_command(CLI::App& app, Runner* runner);
 void add_inspect_command(CLI::App& app, Runner* runner);
+// `cuzk groth16 prove|verify` with snarkjs's positional arguments.
+void add_groth16_command(CLI::App& app, Runner* runner);
 void add_bench_prove_command(CLI::App& bench, Runner* runner);
 void add_bench_primitive_commands(CLI::App& bench, Runner* runner);
 

@@ -8,16 +8,50 @@
 
 #include "cuzk/base/status.h"
 #include "cuzk/engine/config.h"
+#include "cuzk/ff/fr.h"
+#include "cuzk/server/client.h"
 #include "cuzk/server/config.h"
 
 namespace cuzk::app {
 
-// Prints "cuzk: <what>: <status>" and returns the exit code for it (2 for
-// bad input, 1 otherwise).
-inline int client_fail(const std::string& what, const Status& s) {
-  std::fprintf(stderr, "cuzk: %s: %s\n", what.c_str(), s.to_string().c_str());
-  return s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kNotFound ? 2 : 1;
+// The exit code for a status: 2 for bad input (INVALID_ARGUMENT, NOT_FOUND,
+// ALREADY_EXISTS), 1 otherwise.
+inline int exit_code_for(const Status& s) {
+  const StatusCode c = s.code();
+  return c == StatusCode::kInvalidArgument || c == StatusCode::kNotFound || c == StatusCode::kAlreadyExists ? 2 : 1;
 }
+
+// An error found here, before or after talking to the daemon: prints
+// "cuzk: <what>: <message>" and returns its exit code.
+inline int client_fail(const std::string& what, const Status& s) {
+  std::fprintf(stderr, "cuzk: %s: %s\n", what.c_str(), s.message().c_str());
+  return exit_code_for(s);
+}
+
+// An error the daemon answered: the same, with its gRPC code
+// ("cuzk: prove: NOT_FOUND: unknown circuit ...").
+inline int rpc_fail(const std::string& what, const Status& s) {
+  std::fprintf(stderr, "cuzk: %s: %s\n", what.c_str(), s.to_string().c_str());
+  return exit_code_for(s);
+}
+
+// The exit status after Ctrl-C (128 + SIGINT), as shells report it.
+inline constexpr int kExitInterrupted = 130;
+
+// Whether SIGINT arrived while submit_and_await() was waiting.
+bool interrupted();
+
+// Submits the job, says its id on stderr (unless quiet), and waits for it;
+// Ctrl-C while waiting cancels the job and returns its CANCELLED result
+// (interrupted() then says so). Errors: the daemon's.
+StatusOr<engine::JobResult> submit_and_await(server::Client& client, const server::SubmitArgs& args, bool quiet);
+
+// public.json for the proofs of one job: snarkjs's flat list for one proof,
+// one list per proof for several (io::write_public_json_lists).
+Status write_publics(const std::string& path, size_t proofs, const std::vector<ff::Fr>& publics);
+
+// A job's result as one JSON object (job id, outcome, counts, timings).
+std::string job_result_json(const engine::JobResult& r, double client_ms);
 
 // The address to dial: the given one, else the default daemon socket.
 inline std::string resolve_addr(const std::string& addr) {

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   cuzk::app::add_verify_command(app, &runner);
   cuzk::app::add_setup_command(app, &runner);
   cuzk::app::add_inspect_command(app, &runner);
+  cuzk::app::add_groth16_command(app, &runner);
   cuzk::app::add_bench_prove_command(*bench, &runner);
   cuzk::app::add_bench_primitive_commands(*bench, &runner);
 #endif

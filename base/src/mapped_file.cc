@@ -1,6 +1,7 @@
 #include "cuzk/base/mapped_file.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,11 +9,24 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <utility>
 
+#include "mapping_guard.h"
+
 namespace cuzk {
 namespace {
+
+FileIdentity identity_of(const struct stat& st) {
+  FileIdentity id;
+  id.device = uint64_t(st.st_dev);
+  id.inode = uint64_t(st.st_ino);
+  id.size = uint64_t(st.st_size);
+  id.mtime_ns = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  return id;
+}
 
 constexpr size_t kWriteBufferBytes = size_t(4) << 20;
 
@@ -31,6 +45,12 @@ Status write_all(int fd, const uint8_t* p, size_t n, const std::string& path) {
 
 }  // namespace
 
+StatusOr<FileIdentity> file_identity(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return io_error("stat " + path, errno);
+  return identity_of(st);
+}
+
 StatusOr<MappedFile> MappedFile::open(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return io_error("open " + path, errno);
@@ -47,6 +67,7 @@ StatusOr<MappedFile> MappedFile::open(const std::string& path) {
   MappedFile f;
   f.path_ = path;
   f.size_ = size_t(st.st_size);
+  f.identity_ = identity_of(st);
   if (f.size_ > 0) {
     void* p = ::mmap(nullptr, f.size_, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p == MAP_FAILED) {
@@ -55,6 +76,7 @@ StatusOr<MappedFile> MappedFile::open(const std::string& path) {
       return io_error("mmap " + path, e);
     }
     f.data_ = static_cast<const uint8_t*>(p);
+    f.guard_slot_ = internal::guard_range(p, f.size_);
   }
   ::close(fd);  // the mapping keeps the file referenced
   return f;
@@ -63,7 +85,9 @@ StatusOr<MappedFile> MappedFile::open(const std::string& path) {
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)),
-      path_(std::move(other.path_)) {}
+      path_(std::move(other.path_)),
+      identity_(other.identity_),
+      guard_slot_(std::exchange(other.guard_slot_, -1)) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
@@ -71,6 +95,8 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
     path_ = std::move(other.path_);
+    identity_ = other.identity_;
+    guard_slot_ = std::exchange(other.guard_slot_, -1);
   }
   return *this;
 }
@@ -78,9 +104,18 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
 MappedFile::~MappedFile() { reset(); }
 
 void MappedFile::reset() {
+  internal::unguard(std::exchange(guard_slot_, -1));
   if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
   data_ = nullptr;
   size_ = 0;
+}
+
+bool MappedFile::faulted() const { return internal::guarded_faulted(guard_slot_); }
+
+Status MappedFile::check_intact() const {
+  if (!faulted()) return ok_status();
+  return data_loss(path_ + " changed while in use: it became shorter than the " + std::to_string(size_) +
+                   " bytes read from it (truncated or rewritten in place); what was read from it is discarded");
 }
 
 void MappedFile::advise_sequential() const {
@@ -201,6 +236,39 @@ Status write_file(const std::string& path, ByteSpan bytes) {
   ASSIGN_OR_RETURN(FileWriter w, FileWriter::create(path));
   RETURN_IF_ERROR(w.write(bytes));
   return w.commit();
+}
+
+namespace {
+
+// The writer's pid in "<name>.partial.<pid>.<n>", or 0.
+pid_t partial_writer(const std::string& name) {
+  size_t at = name.rfind(".partial.");
+  if (at == std::string::npos) return 0;
+  const char* p = name.c_str() + at + 9;
+  char* end = nullptr;
+  long pid = std::strtol(p, &end, 10);
+  if (end == p || *end != '.' || pid <= 0) return 0;
+  const char* n = end + 1;
+  std::strtoull(n, &end, 10);
+  return end != n && *end == '\0' ? pid_t(pid) : 0;
+}
+
+}  // namespace
+
+StatusOr<size_t> remove_stale_partials(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return size_t(0);
+  size_t removed = 0;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    pid_t pid = partial_writer(it->path().filename().string());
+    if (pid == 0 || pid == ::getpid()) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // running (or not ours to ask): keep
+    std::error_code rm;
+    if (fs::remove(it->path(), rm)) removed++;
+  }
+  if (ec) return io_error("read the directory " + dir, ec.value());
+  return removed;
 }
 
 }  // namespace cuzk

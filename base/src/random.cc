@@ -4,27 +4,32 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <system_error>
 
 namespace cuzk {
 
-void OsRng::fill(void* buf, size_t bytes) {
+Status OsRng::try_fill(void* buf, size_t bytes) const {
   auto* p = static_cast<unsigned char*>(buf);
   while (bytes > 0) {
-    ssize_t n = getrandom(p, bytes, 0);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      std::fprintf(stderr, "cuzk: getrandom failed (errno %d); refusing to continue\n", errno);
-      std::abort();
+    long n = source_ ? source_(p, bytes, 0) : long(getrandom(p, bytes, 0));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int e = n < 0 ? errno : EIO;
+      return Status(StatusCode::kUnavailable,
+                    "the OS random number generator failed (getrandom: " + std::string(std::strerror(e)) + ")");
     }
     p += n;
     bytes -= size_t(n);
   }
+  return ok_status();
 }
 
 OsRng::result_type OsRng::operator()() {
   uint64_t v;
-  fill(&v, sizeof v);
+  Status s = try_fill(&v, sizeof v);
+  if (!s.ok()) throw std::system_error(std::make_error_code(std::errc::io_error), s.message());
   return v;
 }
 

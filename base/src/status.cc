@@ -1,5 +1,6 @@
 #include "cuzk/base/status.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace cuzk {
@@ -41,6 +42,28 @@ Status Status::with_context(std::string_view context) const {
   m += ": ";
   m += message_;
   return Status(code_, std::move(m));
+}
+
+std::string bounded_quote(std::string_view text, size_t max_bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  size_t n = std::min(text.size(), max_bytes);
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  out += '"';
+  if (n < text.size()) out += "...(" + std::to_string(text.size()) + " bytes)";
+  return out;
 }
 
 Status io_error(std::string message, int errno_value) {

@@ -81,30 +81,84 @@ HistogramData MetricsRegistry::histogram(std::string_view name, std::string_view
   return it == histograms_.end() ? HistogramData{} : it->second;
 }
 
+void MetricsRegistry::describe(std::string_view name, MetricType type, std::string_view help) {
+  std::lock_guard<std::mutex> lock(mu_);
+  families_[std::string(name)] = Family{type, std::string(help)};
+}
+
+namespace {
+
+const char* type_name(MetricType t) {
+  switch (t) {
+    case MetricType::kCounter:
+      return "counter";
+    case MetricType::kGauge:
+      return "gauge";
+    case MetricType::kHistogram:
+      return "histogram";
+  }
+  return "untyped";
+}
+
+// HELP text escapes backslash and newline (the exposition format's rule).
+std::string escape_help(const std::string& help) {
+  std::string out;
+  for (char c : help) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+// The series of `name` in a map keyed by (name, labels): a contiguous range.
+template <class Map>
+auto series_of(const Map& m, const std::string& name) {
+  return std::make_pair(m.lower_bound({name, std::string()}), m.lower_bound({name + '\x01', std::string()}));
+}
+
+}  // namespace
+
+void MetricsRegistry::render_family(const std::string& name, std::string& out) const {
+  auto [c_begin, c_end] = series_of(counters_, name);
+  auto [g_begin, g_end] = series_of(gauges_, name);
+  auto [h_begin, h_end] = series_of(histograms_, name);
+  auto described = families_.find(name);
+  MetricType type = MetricType::kCounter;
+  if (described != families_.end()) {
+    type = described->second.type;
+    if (!described->second.help.empty()) out += "# HELP " + name + " " + escape_help(described->second.help) + "\n";
+  } else if (g_begin != g_end) {
+    type = MetricType::kGauge;
+  } else if (h_begin != h_end) {
+    type = MetricType::kHistogram;
+  }
+  out += "# TYPE " + name + " " + type_name(type) + "\n";
+  const bool empty = c_begin == c_end && g_begin == g_end && h_begin == h_end;
+  if (empty && type != MetricType::kHistogram) out += name + " 0\n";  // declared, not yet moved
+  for (auto it = c_begin; it != c_end; ++it) out += series(name, it->first.second) + " " + format_double(it->second) + "\n";
+  for (auto it = g_begin; it != g_end; ++it) out += series(name, it->first.second) + " " + format_double(it->second) + "\n";
+  for (auto it = h_begin; it != h_end; ++it) {
+    const std::string& labels = it->first.second;
+    const HistogramData& h = it->second;
+    for (size_t i = 0; i < h.bounds_s.size(); ++i)
+      out += series(name + "_bucket", labels, "le=\"" + format_double(h.bounds_s[i]) + "\"") + " " +
+             std::to_string(h.counts[i]) + "\n";
+    out += series(name + "_bucket", labels, "le=\"+Inf\"") + " " + std::to_string(h.count) + "\n";
+    out += series(name + "_sum", labels) + " " + format_double(h.sum_s) + "\n";
+    out += series(name + "_count", labels) + " " + std::to_string(h.count) + "\n";
+  }
+}
+
 std::string MetricsRegistry::render_prometheus() const {
   std::lock_guard<std::mutex> lock(mu_);
+  std::set<std::string> names;
+  for (const auto& [name, f] : families_) names.insert(name);
+  for (const auto& [key, v] : counters_) names.insert(key.first);
+  for (const auto& [key, v] : gauges_) names.insert(key.first);
+  for (const auto& [key, h] : histograms_) names.insert(key.first);
   std::string out;
-  std::set<std::string> typed;
-  auto type_line = [&](const std::string& name, const char* type) {
-    if (typed.insert(name).second) out += "# TYPE " + name + " " + type + "\n";
-  };
-  for (const auto& [key, v] : counters_) {
-    type_line(key.first, "counter");
-    out += series(key.first, key.second) + " " + format_double(v) + "\n";
-  }
-  for (const auto& [key, v] : gauges_) {
-    type_line(key.first, "gauge");
-    out += series(key.first, key.second) + " " + format_double(v) + "\n";
-  }
-  for (const auto& [key, h] : histograms_) {
-    type_line(key.first, "histogram");
-    for (size_t i = 0; i < h.bounds_s.size(); ++i)
-      out += series(key.first + "_bucket", key.second, "le=\"" + format_double(h.bounds_s[i]) + "\"") + " " +
-             std::to_string(h.counts[i]) + "\n";
-    out += series(key.first + "_bucket", key.second, "le=\"+Inf\"") + " " + std::to_string(h.count) + "\n";
-    out += series(key.first + "_sum", key.second) + " " + format_double(h.sum_s) + "\n";
-    out += series(key.first + "_count", key.second) + " " + std::to_string(h.count) + "\n";
-  }
+  for (const std::string& name : names) render_family(name, out);
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <numeric>
+#include <system_error>
 #include <vector>
 
 #include "cuzk/base/bytes.h"
@@ -40,6 +41,31 @@ TEST(Status, CodesAndMacros) {
   EXPECT_EQ(check_even(3).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(int(StatusCode::kUnavailable), 14);  // gRPC canonical numbering
   EXPECT_EQ(not_found("x").with_context("loading").message(), "loading: x");
+}
+
+TEST(Status, StatusOrFromAnOkStatusIsInternalInEveryBuild) {
+  StatusOr<int> from_ok(ok_status());
+  EXPECT_FALSE(from_ok.ok());
+  EXPECT_EQ(from_ok.status().code(), StatusCode::kInternal);
+  Status ok = ok_status();
+  StatusOr<std::string> copied(ok);
+  EXPECT_EQ(copied.status().code(), StatusCode::kInternal);
+  auto passes_on = [](StatusOr<int> r) -> Status {
+    ASSIGN_OR_RETURN(int v, std::move(r));
+    return v == 1 ? ok_status() : invalid_argument("not 1");
+  };
+  EXPECT_EQ(passes_on(StatusOr<int>(ok_status())).code(), StatusCode::kInternal);  // never OK without a value
+  EXPECT_TRUE(passes_on(1).ok());
+}
+
+TEST(Status, QuotedIsBoundedAndEscaped) {
+  EXPECT_EQ(bounded_quote("job-1"), "\"job-1\"");
+  EXPECT_EQ(bounded_quote("a\"b\\c\n\x01\xff"), "\"a\\\"b\\\\c\\x0a\\x01\\xff\"");
+  std::string huge(100'000, 'x');
+  std::string q = bounded_quote(huge);
+  EXPECT_EQ(q, "\"" + std::string(64, 'x') + "\"...(100000 bytes)");
+  EXPECT_EQ(bounded_quote(huge, 3), "\"xxx\"...(100000 bytes)");
+  EXPECT_EQ(bounded_quote(""), "\"\"");
 }
 
 TEST(ThreadPool, ParallelForCoversEveryIndexOnce) {
@@ -115,6 +141,29 @@ TEST(Random, OsRngVariesAndTestRngRepeats) {
   uint64_t x = a();
   EXPECT_EQ(x, b());
   EXPECT_NE(x, c());
+}
+
+long failing_source(void*, size_t, unsigned) {
+  errno = ENOSYS;
+  return -1;
+}
+
+long one_byte_source(void* buf, size_t, unsigned) {
+  static_cast<uint8_t*>(buf)[0] = 0xab;
+  return 1;
+}
+
+TEST(Random, AFailingOsSourceIsAnErrorNeverAnAbort) {
+  OsRng failing(failing_source);
+  uint8_t b[16];
+  Status s = failing.try_fill(b, sizeof b);
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_NE(s.message().find("getrandom"), std::string::npos) << s.message();
+  EXPECT_THROW(failing(), std::system_error);
+  OsRng trickle(one_byte_source);  // short reads are completed, not taken as failures
+  ASSERT_TRUE(trickle.try_fill(b, sizeof b).ok());
+  for (uint8_t x : b) EXPECT_EQ(x, 0xab);
+  EXPECT_EQ(trickle(), 0xababababababababull);
 }
 
 TEST(Log, ParseLevels) {

@@ -6,9 +6,12 @@
 
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
+#include "cuzk/base/log.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/io/circom.h"
+#include "cuzk/io/key_check.h"
 #include "cuzk/io/zkey.h"
 #include "cuzk/r1cs/density.h"
 #include "cuzk/r1cs/precompiled.h"
@@ -21,6 +24,11 @@ uint64_t LoadedCircuit::host_bytes() const {
   if (check_circuit && check_circuit->terms().data() != prove_circuit.terms().data())
     b += check_circuit->storage_bytes();
   return b;
+}
+
+Status LoadedCircuit::check_files() const {
+  for (const auto& f : files) RETURN_IF_ERROR(f->check_intact());
+  return ok_status();
 }
 
 namespace {
@@ -41,15 +49,24 @@ Status precondition(const std::string& id, const Status& s) {
   return failed_precondition("circuit \"" + id + "\": " + s.message());
 }
 
-// A circuit file: cuzk precompiled (magic CUZKR1CS) or circom .r1cs.
-StatusOr<r1cs::Circuit> read_circuit_file(const std::string& path, ThreadPool* pool) {
+// A circuit file: cuzk precompiled (magic CUZKR1CS), used in place (its
+// mapping joins `files`), or circom .r1cs, decoded into memory.
+StatusOr<r1cs::Circuit> read_circuit_file(const std::string& path, ThreadPool* pool,
+                                          std::vector<std::shared_ptr<const MappedFile>>* files) {
   ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(path));
   if (f.size() >= 8 && std::memcmp(f.data(), r1cs::kPrecompiledMagic, 8) == 0) {
+    auto mapped = std::make_shared<const MappedFile>(std::move(f));
     r1cs::LoadOptions lo;
     lo.pool = pool;
-    return r1cs::load_precompiled(path, lo);
+    auto circuit = r1cs::load_precompiled(mapped, lo);
+    RETURN_IF_ERROR(mapped->check_intact());
+    files->push_back(std::move(mapped));
+    return circuit;
   }
-  return io::parse_circom_r1cs(f.bytes());
+  auto circuit = io::parse_circom_r1cs(f.bytes());
+  RETURN_IF_ERROR(f.check_intact());
+  if (!circuit.ok()) return circuit.status().with_context(path);
+  return circuit;
 }
 
 StatusOr<r1cs::CircuitShape> read_circuit_shape(const std::string& path) {
@@ -91,6 +108,27 @@ class KeyFileSource : public CircuitSource {
   virtual StatusOr<std::shared_ptr<const LoadedCircuit>> load_impl(const MappedFile* mapped,
                                                                    const std::function<void(double)>& progress) = 0;
 
+  // Whether this load runs the subgroup checks on every point: when asked
+  // for (keys.check_points), unless the record of checked keys in the cache
+  // directory holds this content (io/key_check.h). When they run, *digest
+  // receives what remember() records once the load has succeeded.
+  bool full_checks(ByteSpan bytes, std::optional<io::Sha256Digest>* digest) const {
+    if (!options_.check_points) return false;
+    if (options_.cache_dir.empty()) return true;
+    const io::Sha256Digest d = io::key_content_digest(bytes, options_.pool);
+    if (checked_keys().contains(d)) return false;
+    *digest = d;
+    return true;
+  }
+  void remember(const std::optional<io::Sha256Digest>& digest, const std::string& path) const {
+    if (!digest) return;
+    Status s = checked_keys().remember(*digest, path);
+    if (!s.ok()) {
+      CUZK_LOG(Warn) << "circuit \"" << id_ << "\": cannot record the checked key: " << s.message();
+    }
+  }
+  io::CheckedKeyRecord checked_keys() const { return io::CheckedKeyRecord(options_.cache_dir + "/checked-keys"); }
+
   std::string id_;
   SourceOptions options_;
 };
@@ -105,8 +143,11 @@ class ZkeySource : public KeyFileSource {
  private:
   StatusOr<CircuitInfo> describe_impl() override {
     ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(zkey_));
-    ASSIGN_OR_RETURN(io::Iden3Container c, io::parse_iden3_container(f.bytes(), "zkey"));
-    ASSIGN_OR_RETURN(io::ZkeyHeader h, io::parse_zkey_header(f.bytes(), c));
+    auto c = io::parse_iden3_container(f.bytes(), "zkey");
+    if (!c.ok()) return c.status().with_context(zkey_);
+    auto header = io::parse_zkey_header(f.bytes(), *c);
+    if (!header.ok()) return header.status().with_context(zkey_);
+    const io::ZkeyHeader& h = *header;
     CircuitInfo info;
     info.num_vars = h.num_vars;
     info.num_public = h.num_public;
@@ -123,19 +164,27 @@ class ZkeySource : public KeyFileSource {
 
   StatusOr<std::shared_ptr<const LoadedCircuit>> load_impl(const MappedFile* mapped,
                                                            const std::function<void(double)>& progress) override {
+    MappedFile own;
+    if (mapped == nullptr) {
+      ASSIGN_OR_RETURN(own, MappedFile::open(zkey_));
+      own.advise_sequential();
+      mapped = &own;
+    }
+    std::optional<io::Sha256Digest> digest;
     io::ReadOptions ro;
-    ro.check_points = options_.check_points;
+    ro.check_points = full_checks(mapped->bytes(), &digest);
     ro.pool = options_.pool;
     if (progress) progress(0.05);
-    StatusOr<io::ZkeyContents> z = mapped ? io::parse_zkey(mapped->bytes(), ro) : io::read_zkey(zkey_, ro);
-    if (!z.ok()) return z.status();
+    StatusOr<io::ZkeyContents> z = io::parse_zkey(mapped->bytes(), ro);
+    if (!z.ok()) return z.status().with_context(zkey_);
+    remember(digest, zkey_);
     if (progress) progress(0.8);
     auto out = std::make_shared<LoadedCircuit>();
     out->pk = std::move(z->pk);
     out->prove_circuit = std::move(z->ab_circuit);
     out->c_rule = z->c_rule;
     if (!check_.empty()) {
-      ASSIGN_OR_RETURN(r1cs::Circuit check, read_circuit_file(check_, options_.pool));
+      ASSIGN_OR_RETURN(r1cs::Circuit check, read_circuit_file(check_, options_.pool, &out->files));
       out->check_circuit = std::move(check);
     }
     if (progress) progress(0.9);
@@ -174,21 +223,30 @@ class ParamsSource : public KeyFileSource {
   StatusOr<std::shared_ptr<const LoadedCircuit>> load_impl(const MappedFile* mapped,
                                                            const std::function<void(double)>& progress) override {
     if (progress) progress(0.02);
-    ASSIGN_OR_RETURN(r1cs::Circuit circuit, read_circuit_file(r1cs_, options_.pool));
+    std::vector<std::shared_ptr<const MappedFile>> files;
+    ASSIGN_OR_RETURN(r1cs::Circuit circuit, read_circuit_file(r1cs_, options_.pool, &files));
     if (progress) progress(0.1);
     r1cs::DensityBitmaps density = r1cs::compute_density(circuit, {}, options_.pool);
+    MappedFile own;
+    if (mapped == nullptr) {
+      ASSIGN_OR_RETURN(own, MappedFile::open(params_));
+      own.advise_sequential();
+      mapped = &own;
+    }
+    std::optional<io::Sha256Digest> digest;
     io::ParamsReadOptions ro;
-    ro.check_subgroup = options_.check_points;
+    ro.check_subgroup = full_checks(mapped->bytes(), &digest);
     ro.pool = options_.pool;
-    StatusOr<groth16::ProvingKey> pk =
-        mapped ? io::parse_params(mapped->bytes(), density, ro) : io::read_params(params_, density, ro);
-    if (!pk.ok()) return pk.status();
+    StatusOr<groth16::ProvingKey> pk = io::parse_params(mapped->bytes(), density, ro);
+    if (!pk.ok()) return pk.status().with_context(params_);
+    remember(digest, params_);
     if (progress) progress(0.9);
     auto out = std::make_shared<LoadedCircuit>();
     out->pk = std::move(*pk);
     out->prove_circuit = circuit;
     out->c_rule = groth16::CRule::kMatrix;
     out->check_circuit = std::move(circuit);  // a view: the storage is shared
+    out->files = std::move(files);
     out->pvk = std::make_shared<groth16::PreparedVerifyingKey>(out->pk.vk);
     if (progress) progress(1.0);
     return std::shared_ptr<const LoadedCircuit>(std::move(out));

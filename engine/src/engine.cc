@@ -1,6 +1,7 @@
 // Engine API and job bookkeeping: intake, idempotency, await, cancel,
 // retention, status. The worker loops are in pipeline.cc.
 #include <algorithm>
+#include <chrono>
 
 #include "cuzk/base/log.h"
 #include "cuzk/r1cs/checksum.h"
@@ -11,6 +12,19 @@ namespace cuzk::engine {
 namespace {
 
 constexpr uint64_t kPartitionSlackBytes = uint64_t(1) << 20;
+// Longest circuit_id, request_id or job_id a request may carry. Ids echo into
+// messages and logs (through bounded_quote()); unbounded ones were a way to make
+// answers too large for a client's metadata limit.
+constexpr size_t kMaxIdBytes = 512;
+
+// Timeouts longer than this (about 31 years) mean "until the job ends".
+constexpr std::chrono::milliseconds kLongestTimeout(uint64_t(1) << 40);
+
+Status check_id(std::string_view field, const std::string& value) {
+  if (value.size() <= kMaxIdBytes) return ok_status();
+  return invalid_argument(std::string(field) + " " + bounded_quote(value) + " is longer than " + std::to_string(kMaxIdBytes) +
+                          " bytes");
+}
 
 std::string kind_label(ProofKind kind) { return "kind=\"" + std::string(proof_kind_name(kind)) + "\""; }
 
@@ -32,8 +46,27 @@ std::array<uint64_t, 2> request_digest(const JobRequest& r) {
 
 }  // namespace
 
+namespace {
+
+// "job-<start time in ms, base 36>-": ids of one run share it, so that ids do
+// not repeat across restarts (clients may keep them in logs and databases).
+std::string job_id_prefix() {
+  uint64_t ms = uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count());
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), "0123456789abcdefghijklmnopqrstuvwxyz"[ms % 36]);
+    ms /= 36;
+  } while (ms > 0);
+  return "job-" + digits + "-";
+}
+
+}  // namespace
+
 Engine::Impl::Impl(const EngineConfig& config)
-    : config_(config),
+    : job_id_prefix_(job_id_prefix()),
+      config_(config),
       pool_(std::make_unique<ThreadPool>(config.prover_threads)),
       budget_(std::make_unique<MemoryBudget>(config.total_budget_bytes)) {}
 
@@ -51,6 +84,7 @@ Engine::Impl::~Impl() {
   }
   housekeeping_cv_.notify_all();
   budget_->close();
+  if (keys_) keys_->close();
   for (WorkQueue<Item>* q : {&prep_queue_, &prove_queue_, &final_queue_})
     for (auto& i : q->close()) leftovers.push_back(std::move(i));
   for (auto& t : threads_) t.join();
@@ -68,12 +102,10 @@ uint64_t Engine::Impl::partition_estimate(const CircuitInfo& info, uint64_t wtns
 }
 
 Status Engine::Impl::validate_request(const JobRequest& r, uint64_t* est_partition_bytes) {
-  if (!is_known_kind(int(r.kind)) || r.kind == ProofKind::kUnspecified)
-    return invalid_argument("proof_kind " + std::to_string(int(r.kind)) + " is not a valid kind");
   if (is_filecoin_kind(r.kind)) return validate_filecoin_request(r, est_partition_bytes);
   if (r.kind != ProofKind::kGroth16Circuit) return ok_status();  // fails as a job (no synthesis)
   if (r.circuit_id.empty()) return invalid_argument("GROTH16_CIRCUIT needs circuit_id");
-  if (!keys_->has(r.circuit_id)) return not_found("unknown circuit \"" + r.circuit_id + "\"");
+  if (!keys_->has(r.circuit_id)) return not_found("unknown circuit " + bounded_quote(r.circuit_id));
   if (r.witnesses.empty()) return invalid_argument("GROTH16_CIRCUIT needs a witness (.wtns bytes)");
   if (r.witnesses.size() > config_.max_partitions_per_job)
     return invalid_argument(std::to_string(r.witnesses.size()) + " witnesses; at most " +
@@ -89,12 +121,12 @@ Status Engine::Impl::validate_request(const JobRequest& r, uint64_t* est_partiti
   *est_partition_bytes = partition_estimate(info, largest);
   const uint64_t key_bytes = keys_->key_bytes(r.circuit_id);
   if (config_.key_host_budget_bytes && key_bytes > config_.key_host_budget_bytes)
-    return resource_exhausted("the key of circuit \"" + r.circuit_id + "\" needs about " + std::to_string(key_bytes) +
+    return resource_exhausted("the key of circuit " + bounded_quote(r.circuit_id) + " needs about " + std::to_string(key_bytes) +
                               " bytes of host memory; keys.host_budget is " +
                               std::to_string(config_.key_host_budget_bytes));
   uint64_t need = *est_partition_bytes + key_bytes;
   if (need > budget_->total())
-    return resource_exhausted("a partition of circuit \"" + r.circuit_id + "\" needs about " + std::to_string(need) +
+    return resource_exhausted("a partition of circuit " + bounded_quote(r.circuit_id) + " needs about " + std::to_string(need) +
                               " bytes (key included); the memory budget is " + std::to_string(budget_->total()));
   return ok_status();
 }
@@ -110,6 +142,13 @@ StatusOr<SubmitResult> Engine::Impl::submit(JobRequest request) {
 }
 
 StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
+  RETURN_IF_ERROR(check_id("request_id", request.request_id));
+  RETURN_IF_ERROR(check_id("circuit_id", request.circuit_id));
+  if (!is_known_kind(int(request.kind)) || request.kind == ProofKind::kUnspecified)
+    return invalid_argument("proof_kind " + std::to_string(int(request.kind)) + " is not a valid kind");
+  if (!is_known_priority(int(request.priority)))
+    return invalid_argument("priority " + std::to_string(int(request.priority)) +
+                            " is not a valid priority (0 unspecified, 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL)");
   request.priority = effective_priority(request.kind, request.priority);
   if (is_filecoin_kind(request.kind)) RETURN_IF_ERROR(route_filecoin_request(request));
   auto digest = request_digest(request);
@@ -121,7 +160,7 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
       if (it != request_ids_.end()) {
         const Job& old = *jobs_.at(it->second);
         if (old.digest != digest)
-          return already_exists("request_id \"" + request.request_id + "\" was used for job " + old.id +
+          return already_exists("request_id " + bounded_quote(request.request_id) + " was used for job " + old.id +
                                 " with a different payload");
         return SubmitResult{old.id, 0, true};
       }
@@ -158,7 +197,7 @@ StatusOr<SubmitResult> Engine::Impl::enqueue(std::shared_ptr<Job> job) {
     if (it != request_ids_.end()) {
       const Job& old = *jobs_.at(it->second);
       if (old.digest != job->digest)
-        return already_exists("request_id \"" + job->request_id + "\" was used for job " + old.id +
+        return already_exists("request_id " + bounded_quote(job->request_id) + " was used for job " + old.id +
                               " with a different payload");
       return SubmitResult{old.id, 0, true};
     }
@@ -169,7 +208,7 @@ StatusOr<SubmitResult> Engine::Impl::enqueue(std::shared_ptr<Job> job) {
                               std::to_string(config_.max_queued_jobs) + ")");
   }
   job->seq = next_seq_++;
-  job->id = "job-" + std::to_string(job->seq);
+  job->id = job_id_prefix_ + std::to_string(job->seq);
   jobs_[job->id] = job;
   if (!job->request_id.empty()) request_ids_[job->request_id] = job->id;
   unfinished_++;
@@ -201,10 +240,14 @@ StatusOr<JobResult> Engine::Impl::await(const std::string& job_id,
   std::unique_lock<std::mutex> lock(mu_);
   auto it = jobs_.find(job_id);
   if (it == jobs_.end())
-    return not_found("unknown job \"" + job_id + "\" (finished jobs are kept for " +
+    return not_found("unknown job " + bounded_quote(job_id) + " (finished jobs are kept for " +
                      std::to_string(config_.result_retention_ms / 1000) + " s)");
   std::shared_ptr<Job> job = it->second;
   auto done = [&] { return job->outcome != JobOutcome::kUnknown; };
+  // A deadline past what the clock can hold is no deadline (wait_for would
+  // overflow computing it); a negative one is none to wait for.
+  if (timeout && *timeout > kLongestTimeout) timeout.reset();
+  if (timeout && timeout->count() < 0) timeout = std::chrono::milliseconds(0);
   if (timeout) {
     if (!done_cv_.wait_for(lock, *timeout, done)) {
       JobResult r;
@@ -225,7 +268,7 @@ StatusOr<bool> Engine::Impl::cancel(const std::string& job_id) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = jobs_.find(job_id);
-    if (it == jobs_.end()) return not_found("unknown job \"" + job_id + "\"");
+    if (it == jobs_.end()) return not_found("unknown job " + bounded_quote(job_id));
     Job& job = *it->second;
     if (job.outcome != JobOutcome::kUnknown) return false;
     for (const auto& p : job.partitions)
@@ -233,6 +276,7 @@ StatusOr<bool> Engine::Impl::cancel(const std::string& job_id) {
     removed = finish_job_locked(job, JobOutcome::kCancelled, "cancelled by request");
   }
   for (auto& i : removed) release_buffers(i.part());
+  keys_->wake();  // a partition waiting for admission sees the cancellation now
   CUZK_LOG(Info) << "cancelled " << job_id << (was_running ? " (a partition was proving)" : "");
   return was_running;
 }
@@ -303,6 +347,7 @@ void Engine::Impl::release_buffers(Partition& p) {
   std::string().swap(p.wtns);
   std::vector<ff::Fr>().swap(p.witness);
   p.rows = groth16::RowValues{};
+  for (auto& b : p.pinned) b = groth16::HostBuffer();  // back to the pinned pool
   p.reservation.release_all();
   p.key.reset();
 }
@@ -327,7 +372,8 @@ void Engine::Impl::cancel_all(const std::string& reason) {
   for (auto& i : removed) release_buffers(i.part());
 }
 
-void Engine::Impl::purge_expired_locked() {
+size_t Engine::Impl::purge_expired_locked() {
+  size_t purged = 0;
   auto now = Clock::now();
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     const Job& job = *it->second;
@@ -339,7 +385,9 @@ void Engine::Impl::purge_expired_locked() {
     }
     if (!job.request_id.empty()) request_ids_.erase(job.request_id);
     it = jobs_.erase(it);
+    purged++;
   }
+  return purged;
 }
 
 }  // namespace cuzk::engine

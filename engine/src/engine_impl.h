@@ -52,7 +52,8 @@ struct Partition {
   // Owned by the holder (see above):
   std::string wtns;
   std::vector<ff::Fr> witness;
-  groth16::RowValues rows;  // a, b, c from the preparation stage
+  groth16::RowValues rows;  // a, b, c from the preparation stage (CPU devices)
+  groth16::HostBuffer pinned[4];  // or a, b, c and the witness in pinned memory (CUDA devices)
   double matvec_ms = 0;
   Reservation reservation;
   KeyLease key;
@@ -90,6 +91,7 @@ struct Item {
 
 struct WorkerSlot {
   std::string name, device;
+  std::unique_ptr<groth16::Lane> lane;  // prover workers: their lane on their device
   // GUARDED_BY(Impl::mu_):
   bool busy = false;
   std::string job_id;
@@ -102,7 +104,38 @@ struct Device {
   std::string name;
   DeviceInterlock interlock;
   std::unique_ptr<groth16::Backend> backend;
+  // Keys attached to this device (on a GPU, the DEVICE tier), by circuit id;
+  // each keeps the host key it views alive. GUARDED_BY(keys_mu).
+  struct AttachedEntry {
+    std::shared_ptr<const LoadedCircuit> host;
+    std::shared_ptr<const groth16::AttachedKey> key;  // destroyed before host
+    std::chrono::steady_clock::time_point last_used;
+  };
+  std::mutex keys_mu;
+  std::map<std::string, AttachedEntry> keys;
+  double busy_ms = 0;  // GUARDED_BY(Impl::mu_): device time of finished proofs (CUDA events)
+  std::atomic<bool> warned_pageable{false};
 };
+
+// Pinned host buffers for partition inputs, reused across partitions of the
+// same size (pinning gigabytes costs far more than reusing them). Thread-safe.
+// REQUIRES: outlives every buffer it hands out.
+class PinnedPool {
+ public:
+  explicit PinnedPool(size_t max_idle = 16) : max_idle_(max_idle) {}
+  StatusOr<groth16::HostBuffer> take(uint64_t n, groth16::Backend& alloc);
+
+ private:
+  void give_back(groth16::HostBuffer b);
+  std::mutex mu_;
+  std::vector<groth16::HostBuffer> idle_;  // GUARDED_BY(mu_)
+  size_t max_idle_;
+};
+
+// The devices `pipeline.devices` names (auto, cpu, cuda, cuda:N).
+// Errors: INVALID_ARGUMENT naming the setting and the device.
+StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& config, ThreadPool* pool);
+
 
 class Engine::Impl {
  public:
@@ -120,8 +153,11 @@ class Engine::Impl {
   void cancel_all(const std::string& reason);
   uint64_t partition_estimate(const CircuitInfo& info, uint64_t wtns_bytes) const;
 
+  const std::string job_id_prefix_;  // "job-<start time>-": ids do not repeat across restarts
   EngineConfig config_;
   MetricsRegistry metrics_;
+  PinnedPool pinned_pool_;                 // before the queues and jobs, which hold its buffers
+  groth16::Backend* host_alloc_ = nullptr;  // the backend partition inputs are allocated for (a GPU's), or none
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<MemoryBudget> budget_;
   std::unique_ptr<KeyManager> keys_;
@@ -133,12 +169,18 @@ class Engine::Impl {
 
  private:
   // pipeline.cc
+  void remove_stale_cache_files();
   void prep_loop(WorkerSlot* slot);
   void prover_loop(Device* device, WorkerSlot* slot);
   void final_loop(WorkerSlot* slot);
   void housekeeping_loop();
   Status admit_and_prepare(Item& item, WorkerSlot* slot);
+  Status prepare(Item& item);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
+  // devices.cc
+  StatusOr<std::shared_ptr<const groth16::AttachedKey>> attached_key(Device& device, Item& item);
+  void record_lane(Device& device, const groth16::LaneTimes& lt, double stage_ms, double wait_ms, double run_ms);
+  Status pin_rows(Partition& p, uint64_t n);
   Status finalize_one(Item& item);
 
   // engine.cc
@@ -162,7 +204,8 @@ class Engine::Impl {
   bool after_stage(Item& item, const Status& s);
   void complete_partition(Item& item);
   void observe_stages_locked(const Partition& p, const Job& job);
-  void purge_expired_locked();
+  // Forgets jobs past their retention; returns how many.
+  size_t purge_expired_locked();
   void publish_gauges_locked();
   JobStatus job_status_locked(const Job& job, Clock::time_point now) const;
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <thread>
 
 #include "cuzk/base/log.h"
 
@@ -28,6 +27,7 @@ struct KeyManager::Entry {
   uint32_t refs = 0;
   Clock::time_point last_used = Clock::now();
   bool loading = false;
+  bool stale = false;  // found damaged while referenced: dropped when the last reference ends
   double progress = 0;
   uint64_t last_load_ms = 0;
   uint32_t loads = 0;
@@ -58,6 +58,22 @@ void KeyLease::reset() {
   manager_ = nullptr;
 }
 
+// An admission waiting for its turn. Lives on the waiting thread's stack.
+struct KeyManager::Waiter {
+  Entry* entry = nullptr;
+  uint64_t work_bytes = 0;
+  Reservation work;  // set once admitted
+};
+
+namespace {
+
+// How long a waiting admission sleeps at most: releases wake it at once
+// (MemoryBudget's listener), the poll covers keys that become idle enough to
+// be demoted and cancellation checks.
+constexpr auto kAdmissionPoll = std::chrono::milliseconds(20);
+
+}  // namespace
+
 KeyManager::KeyManager(std::vector<std::unique_ptr<CircuitSource>> sources, MemoryBudget* budget,
                        KeyManagerOptions options, MetricsRegistry* metrics)
     : budget_(budget), options_(options), metrics_(metrics) {
@@ -67,9 +83,12 @@ KeyManager::KeyManager(std::vector<std::unique_ptr<CircuitSource>> sources, Memo
     e->source = std::move(s);
     entries_.emplace(std::move(id), std::move(e));
   }
+  // notify_all needs no lock; a wake-up lost between a waiter's check and its
+  // wait costs at most one poll interval.
+  budget_->set_release_listener([this] { cv_.notify_all(); });
 }
 
-KeyManager::~KeyManager() = default;
+KeyManager::~KeyManager() { budget_->set_release_listener(nullptr); }
 
 bool KeyManager::has(const std::string& id) const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -88,7 +107,7 @@ StatusOr<CircuitInfo> KeyManager::info(const std::string& id) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = entries_.find(id);
-    if (it == entries_.end()) return not_found("unknown circuit \"" + id + "\"");
+    if (it == entries_.end()) return not_found("unknown circuit " + bounded_quote(id));
     if (it->second->info) return *it->second->info;
     source = it->second->source.get();
   }
@@ -100,23 +119,100 @@ StatusOr<CircuitInfo> KeyManager::info(const std::string& id) {
 
 StatusOr<KeyLease> KeyManager::acquire(const std::string& id, const std::function<bool()>& cancelled,
                                        double* waited_ms) {
+  ASSIGN_OR_RETURN(Admission a, admit(id, 0, cancelled, waited_ms));
+  return std::move(a.key);
+}
+
+StatusOr<KeyManager::Admission> KeyManager::admit(const std::string& id, uint64_t work_bytes,
+                                                  const std::function<bool()>& cancelled, double* waited_ms) {
   RETURN_IF_ERROR(info(id).status());
   auto start = Clock::now();
   std::unique_lock<std::mutex> lock(mu_);
   Entry& e = *entries_.at(id);
-  while (!e.loaded) {
-    if (cancelled && cancelled()) return cuzk::cancelled("cancelled while waiting for circuit \"" + id + "\" to load");
-    if (e.loading) {
-      cv_.wait_for(lock, std::chrono::milliseconds(50));
-      continue;
-    }
-    RETURN_IF_ERROR(load_entry(e, lock, cancelled));
-  }
-  e.refs++;
+  RETURN_IF_ERROR(check_fits(e, work_bytes));
+  Waiter w;
+  w.entry = &e;
+  w.work_bytes = work_bytes;
+  waiters_.push_back(&w);
+  Status s = wait_for_admission(w, lock, cancelled);
+  waiters_.remove(&w);
+  cv_.notify_all();  // the next in line may go
+  if (!s.ok()) return s;
+  // Admitted: the key is HOT and referenced for us (see try_admit / load_entry).
   e.last_used = Clock::now();
   publish_gauges();
   if (waited_ms) *waited_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  return KeyLease(this, id, e.loaded);
+  return Admission{KeyLease(this, id, e.loaded), std::move(w.work)};
+}
+
+// Whether the key and the work can ever fit (REQUIRES: mu_ held, info known).
+Status KeyManager::check_fits(const Entry& e, uint64_t work_bytes) const {
+  const std::string& id = e.source->id();
+  const uint64_t key = e.loaded ? e.reservation.bytes() : e.info->est_key_bytes;
+  if (options_.host_cap_bytes && key > options_.host_cap_bytes)
+    return resource_exhausted("circuit " + bounded_quote(id) + " needs " + std::to_string(key) +
+                              " bytes; keys.host_budget is " + std::to_string(options_.host_cap_bytes));
+  if (key > budget_->total() || work_bytes > budget_->total() - key)
+    return resource_exhausted("circuit " + bounded_quote(id) + " needs " + std::to_string(key) + " bytes of host memory" +
+                              (work_bytes ? " and " + std::to_string(work_bytes) + " more for the work" : "") +
+                              "; the memory budget is " + std::to_string(budget_->total()));
+  return ok_status();
+}
+
+// Waits until w is admitted (its key HOT and referenced, w.work reserved),
+// loading the key when it is w's turn and nobody else is loading it.
+Status KeyManager::wait_for_admission(Waiter& w, std::unique_lock<std::mutex>& lock,
+                                      const std::function<bool()>& cancelled) {
+  Entry& e = *w.entry;
+  while (true) {
+    if (closed_) return cuzk::cancelled("the key manager is shutting down");
+    if (cancelled && cancelled())
+      return cuzk::cancelled("cancelled while waiting for circuit " + bounded_quote(e.source->id()));
+    drop_if_stale(e);
+    if (first_in_line(w)) {
+      Turn turn = try_admit(w);
+      if (turn == Turn::kAdmitted) return ok_status();
+      if (turn == Turn::kLoad) {
+        Reservation key = w.work.split(e.info->est_key_bytes);
+        waiters_.remove(&w);  // others may go while this thread loads
+        cv_.notify_all();
+        RETURN_IF_ERROR(load_entry(e, lock, std::move(key)));
+        e.refs++;
+        return ok_status();
+      }
+      if (demote_one_idle(&e)) continue;
+    }
+    cv_.wait_for(lock, kAdmissionPoll);
+  }
+}
+
+// Whether w is the oldest waiter that can act: waiters whose key is being
+// loaded (or is stale and still referenced) step aside until it is ready.
+bool KeyManager::first_in_line(const Waiter& w) const {
+  for (const Waiter* o : waiters_) {
+    const Entry& e = *o->entry;
+    if (e.loading || (e.stale && e.refs > 0)) continue;
+    return o == &w;
+  }
+  return false;
+}
+
+// One attempt at w's turn: kAdmitted (the key is HOT, referenced, and the
+// work reserved), kLoad (the key must be loaded; its estimate and the work
+// are reserved together in w.work), or kNoRoom.
+KeyManager::Turn KeyManager::try_admit(Waiter& w) {
+  Entry& e = *w.entry;
+  if (e.loaded && !e.stale) {
+    if (w.work_bytes != 0 && !budget_->try_reserve(w.work_bytes, &w.work)) return Turn::kNoRoom;
+    e.refs++;
+    return Turn::kAdmitted;
+  }
+  if (e.loading || e.stale) return Turn::kNoRoom;
+  const uint64_t key = e.info->est_key_bytes;
+  if (options_.host_cap_bytes && hot_bytes_ + key > options_.host_cap_bytes) return Turn::kNoRoom;
+  if (!budget_->try_reserve(key + w.work_bytes, &w.work)) return Turn::kNoRoom;
+  hot_bytes_ += key;
+  return Turn::kLoad;
 }
 
 void KeyManager::release(const std::string& id) {
@@ -124,61 +220,77 @@ void KeyManager::release(const std::string& id) {
   Entry& e = *entries_.at(id);
   if (e.refs > 0) e.refs--;
   e.last_used = Clock::now();
+  drop_if_stale(e);
   publish_gauges();
+  cv_.notify_all();  // an idle key may be demoted now
 }
 
-// Loads e (REQUIRES: lock held, !e.loading, !e.loaded); drops the lock while
-// reserving and decoding and holds it again on return.
-Status KeyManager::load_entry(Entry& e, std::unique_lock<std::mutex>& lock, const std::function<bool()>& cancelled) {
+// Loads e with `key_reservation` (counted in hot_bytes_ already). REQUIRES:
+// mu_ held, !e.loading, !e.loaded; drops the lock while decoding and holds
+// it again on return.
+Status KeyManager::load_entry(Entry& e, std::unique_lock<std::mutex>& lock, Reservation key_reservation) {
   e.loading = true;
   e.progress = 0;
-  const uint64_t est = e.info->est_key_bytes;
   auto start = Clock::now();
-  Reservation reservation;
-  using Loaded = StatusOr<std::shared_ptr<const LoadedCircuit>>;
-  auto decode = [&]() -> Loaded {
-    if (e.mapping.size() == 0) {
-      auto m = MappedFile::open(e.source->key_path());
-      if (m.ok()) {
-        m->advise_sequential();
-        e.mapping = std::move(*m);
-      }
-    }
-    const MappedFile* mapping = e.mapping.size() ? &e.mapping : nullptr;
-    lock.unlock();
-    Loaded r = e.source->load(mapping, [this, &e](double f) {
-      std::lock_guard<std::mutex> g(mu_);
-      e.progress = f;
-    });
-    lock.lock();
-    return r;
-  };
-  // (A StatusOr is never built from an OK status: debug builds assert on it.)
-  Status s = reserve_for(e, est, lock, cancelled, &reservation);
-  Loaded loaded = s.ok() ? decode() : Loaded(s);
+  StatusOr<std::shared_ptr<const LoadedCircuit>> loaded = decode(e, lock);
   e.loading = false;
   cv_.notify_all();
   if (!loaded.ok()) {
-    hot_bytes_ -= reservation.bytes();
+    hot_bytes_ -= key_reservation.bytes();
     e.last_error = loaded.status().message();
-    if (loaded.status().code() == StatusCode::kCancelled) {
-      CUZK_LOG(Debug) << "loading circuit \"" << e.source->id() << "\" stopped: " << loaded.status().message();
-    } else {
-      CUZK_LOG(Error) << "loading circuit \"" << e.source->id() << "\" failed: " << loaded.status().to_string();
-    }
+    e.mapping = MappedFile();  // the file may have changed: map it afresh next time
+    e.tier = KeyTier::kCold;
+    CUZK_LOG(Error) << "loading circuit " << bounded_quote(e.source->id()) << " failed: " << loaded.status().to_string();
     return loaded.status();
   }
-  uint64_t actual = (*loaded)->host_bytes();
+  keep_loaded(e, std::move(*loaded), std::move(key_reservation), start);
+  return ok_status();
+}
+
+// Maps the key file (again, when it changed since it was mapped) and
+// decodes it. REQUIRES: mu_ held; drops it while decoding.
+StatusOr<std::shared_ptr<const LoadedCircuit>> KeyManager::decode(Entry& e, std::unique_lock<std::mutex>& lock) {
+  const std::string path = e.source->key_path();
+  if (e.mapping.size() != 0) {
+    auto now = file_identity(path);
+    if (!now.ok() || *now != e.mapping.identity()) {
+      CUZK_LOG(Info) << "the key file " << path << " changed since it was mapped; mapping it again";
+      e.mapping = MappedFile();
+    }
+  }
+  if (e.mapping.size() == 0) {
+    auto m = MappedFile::open(path);
+    if (!m.ok()) return failed_precondition("circuit " + bounded_quote(e.source->id()) + ": " + m.status().message());
+    m->advise_sequential();
+    e.mapping = std::move(*m);
+  }
+  const MappedFile* mapping = &e.mapping;
+  lock.unlock();
+  auto r = e.source->load(mapping, [this, &e](double f) {
+    std::lock_guard<std::mutex> g(mu_);
+    e.progress = f;
+  });
+  Status intact = mapping->check_intact();
+  if (intact.ok() && r.ok()) intact = (*r)->check_files();
+  lock.lock();
+  if (!intact.ok()) return intact.with_context("circuit " + bounded_quote(e.source->id()));
+  return r;
+}
+
+void KeyManager::keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> loaded, Reservation reservation,
+                             Clock::time_point start) {
+  uint64_t actual = loaded->host_bytes();
   if (actual < reservation.bytes()) {
     hot_bytes_ -= reservation.bytes() - actual;
     reservation.release(reservation.bytes() - actual);
   } else if (actual > reservation.bytes()) {
-    CUZK_LOG(Warn) << "circuit \"" << e.source->id() << "\" takes " << actual << " bytes, more than the "
+    CUZK_LOG(Warn) << "circuit " << bounded_quote(e.source->id()) << " takes " << actual << " bytes, more than the "
                    << reservation.bytes() << " estimated";
   }
-  e.loaded = std::move(*loaded);
+  e.loaded = std::move(loaded);
   e.reservation = std::move(reservation);
   e.tier = KeyTier::kHot;
+  e.stale = false;
   e.last_error.clear();
   e.loads++;
   e.last_load_ms = uint64_t(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
@@ -186,35 +298,8 @@ Status KeyManager::load_entry(Entry& e, std::unique_lock<std::mutex>& lock, cons
     metrics_->add_counter("cuzk_key_loads_total", 1, "circuit=\"" + e.source->id() + "\"");
     metrics_->observe_seconds("cuzk_key_load_seconds", double(e.last_load_ms) / 1000.0);
   }
-  CUZK_LOG(Info) << "circuit \"" << e.source->id() << "\" is HOT: " << e.reservation.bytes() << " bytes, loaded in "
-                 << e.last_load_ms << " ms";
-  return ok_status();
-}
-
-// Reserves `bytes` for e, demoting idle keys to make room and waiting for
-// memory to come back. REQUIRES: lock held; may drop it while waiting.
-Status KeyManager::reserve_for(Entry& e, uint64_t bytes, std::unique_lock<std::mutex>& lock,
-                               const std::function<bool()>& cancelled, Reservation* out) {
-  const std::string& id = e.source->id();
-  if (bytes > budget_->total())
-    return resource_exhausted("circuit \"" + id + "\" needs " + std::to_string(bytes) +
-                              " bytes of host memory; the memory budget is " + std::to_string(budget_->total()));
-  if (options_.host_cap_bytes && bytes > options_.host_cap_bytes)
-    return resource_exhausted("circuit \"" + id + "\" needs " + std::to_string(bytes) +
-                              " bytes; keys.host_budget is " + std::to_string(options_.host_cap_bytes));
-  while (true) {
-    bool cap_ok = !options_.host_cap_bytes || hot_bytes_ + bytes <= options_.host_cap_bytes;
-    if (cap_ok && budget_->try_reserve(bytes, out)) {
-      hot_bytes_ += bytes;
-      return ok_status();
-    }
-    if (demote_one_idle(&e)) continue;
-    if (cancelled && cancelled())
-      return cuzk::cancelled("cancelled while waiting for memory for circuit \"" + id + "\"");
-    lock.unlock();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    lock.lock();
-  }
+  CUZK_LOG(Info) << "circuit " << bounded_quote(e.source->id()) << " is HOT: " << e.reservation.bytes()
+                 << " bytes, loaded in " << e.last_load_ms << " ms";
 }
 
 bool KeyManager::demote_one_idle(const Entry* except) {
@@ -227,7 +312,7 @@ bool KeyManager::demote_one_idle(const Entry* except) {
     if (!victim || e->last_used < victim->last_used) victim = e.get();
   }
   if (!victim) return false;
-  CUZK_LOG(Info) << "demoting idle circuit \"" << victim->source->id() << "\" to WARM ("
+  CUZK_LOG(Info) << "demoting idle circuit " << bounded_quote(victim->source->id()) << " to WARM ("
                  << victim->reservation.bytes() << " bytes freed)";
   if (metrics_) metrics_->add_counter("cuzk_key_evictions_total", 1, "reason=\"idle\"");
   demote(*victim);
@@ -242,11 +327,44 @@ void KeyManager::demote(Entry& e) {
   publish_gauges();
 }
 
+// A stale key (found damaged) leaves once nobody uses it. REQUIRES: mu_ held.
+void KeyManager::drop_if_stale(Entry& e) {
+  if (!e.stale || e.refs > 0) return;
+  demote(e);
+  e.mapping = MappedFile();
+  e.tier = KeyTier::kCold;
+  e.stale = false;
+  if (metrics_) metrics_->add_counter("cuzk_key_evictions_total", 1, "reason=\"damaged\"");
+  publish_gauges();
+}
+
+void KeyManager::invalidate(const std::string& id, const LoadedCircuit* circuit) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  Entry& e = *it->second;
+  if (!e.loaded || e.loaded.get() != circuit) return;
+  CUZK_LOG(Warn) << "circuit " << bounded_quote(id) << ": a file of its key changed while in use; it is dropped and "
+                 << "will be loaded again";
+  e.stale = true;
+  e.last_error = "a file of the key changed while in use";
+  drop_if_stale(e);
+  cv_.notify_all();
+}
+
+void KeyManager::wake() { cv_.notify_all(); }
+
+void KeyManager::close() {
+  std::lock_guard<std::mutex> lock(mu_);
+  closed_ = true;
+  cv_.notify_all();
+}
+
 StatusOr<KeyManager::PreloadResult> KeyManager::preload(const std::string& id) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = entries_.find(id);
-    if (it == entries_.end()) return not_found("unknown circuit \"" + id + "\"");
+    if (it == entries_.end()) return not_found("unknown circuit " + bounded_quote(id));
     if (it->second->loaded) return PreloadResult{true, 0};
   }
   auto start = Clock::now();
@@ -259,11 +377,11 @@ StatusOr<KeyManager::PreloadResult> KeyManager::preload(const std::string& id) {
 StatusOr<KeyManager::EvictResult> KeyManager::evict(const std::string& id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = entries_.find(id);
-  if (it == entries_.end()) return not_found("unknown circuit \"" + id + "\"");
+  if (it == entries_.end()) return not_found("unknown circuit " + bounded_quote(id));
   Entry& e = *it->second;
-  if (e.loading) return failed_precondition("circuit \"" + id + "\" is loading; evict it after the load");
+  if (e.loading) return failed_precondition("circuit " + bounded_quote(id) + " is loading; evict it after the load");
   if (e.refs > 0)
-    return failed_precondition("circuit \"" + id + "\" is in use by " + std::to_string(e.refs) +
+    return failed_precondition("circuit " + bounded_quote(id) + " is in use by " + std::to_string(e.refs) +
                                " partition(s); evict it when idle");
   EvictResult r;
   r.was_loaded = e.tier == KeyTier::kHot || e.tier == KeyTier::kWarm;

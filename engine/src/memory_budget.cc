@@ -30,6 +30,12 @@ void Reservation::release(uint64_t bytes) {
   budget_->give_back(bytes);
 }
 
+Reservation Reservation::split(uint64_t bytes) {
+  if (bytes > bytes_) bytes = bytes_;
+  bytes_ -= bytes;
+  return Reservation(bytes ? budget_ : nullptr, bytes);
+}
+
 MemoryBudget::MemoryBudget(uint64_t total_bytes) : total_(total_bytes) { assert(total_bytes > 0); }
 
 MemoryBudget::~MemoryBudget() { assert(used_ == 0 && "a Reservation outlived its MemoryBudget"); }
@@ -84,11 +90,16 @@ uint32_t MemoryBudget::waiters() const {
   return waiters_;
 }
 
+void MemoryBudget::set_release_listener(std::function<void()> listener) { release_listener_ = std::move(listener); }
+
 void MemoryBudget::give_back(uint64_t bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
-  assert(bytes <= used_);
-  used_ -= bytes;
-  cv_.notify_all();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    assert(bytes <= used_);
+    used_ -= bytes;
+    cv_.notify_all();
+  }
+  if (release_listener_) release_listener_();
 }
 
 }  // namespace cuzk::engine

@@ -1,11 +1,14 @@
 // The worker loops: preparation (admission and witness intake), proving
 // (inside the device interlock), finalization (self-verification and
 // encoding), and housekeeping (retention, gauges).
+#include <malloc.h>
+
 #include "cuzk/base/log.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/io/circom.h"
 #include "cuzk/r1cs/eval.h"
 #include "engine_impl.h"
+#include "metrics_catalog.h"
 
 namespace cuzk::engine {
 namespace {
@@ -13,11 +16,38 @@ namespace {
 // What a partition keeps reserved from proving to the end of finalization.
 constexpr uint64_t kFinalizeReserveBytes = uint64_t(1) << 20;
 
+// Hands the allocator's free pages back to the OS (glibc keeps freed
+// memory in its heaps, one per thread that allocated).
+void trim_free_memory() {
+#ifdef __GLIBC__
+  ::malloc_trim(0);
+#endif
+}
+
 SchedKey key_of(const Item& item) { return SchedKey{item.job->priority, item.job->seq, item.index}; }
+
+// Runs one stage of a partition. An exception (an allocation that failed,
+// the OS random generator failing) fails that partition's job like any
+// error, and the worker goes on; the caller then frees the partition's
+// memory as for any failure.
+template <class Stage>
+Status run_stage(const char* what, Stage&& stage) {
+  try {
+    return stage();
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted(std::string("out of memory while ") + what +
+                              " (an allocation failed); the partition's memory is given back");
+  } catch (const std::exception& e) {
+    return internal_error(std::string("unexpected error while ") + what + ": " + e.what());
+  } catch (...) {
+    return internal_error(std::string("unexpected error while ") + what);
+  }
+}
 
 }  // namespace
 
 Status Engine::Impl::start() {
+  remove_stale_cache_files();
   SourceOptions so;
   so.check_points = config_.check_key_points;
   so.pool = pool_.get();
@@ -36,12 +66,16 @@ Status Engine::Impl::start() {
     CUZK_LOG(Info) << "circuit \"" << id << "\": " << info.num_vars << " variables, " << info.num_public
                    << " public inputs, domain 2^" << info.lg_n << ", key file " << info.key_file_bytes << " bytes";
   }
-  for (const std::string& name : config_.devices) {
-    auto d = std::make_unique<Device>();
-    d->name = name;
-    d->backend = groth16::make_cpu_backend(pool_.get());
-    devices_.push_back(std::move(d));
-  }
+  ASSIGN_OR_RETURN(devices_, make_devices(config_, pool_.get()));
+  for (auto& d : devices_)
+    if (d->backend->name() != "cpu" && host_alloc_ == nullptr) host_alloc_ = d->backend.get();
+  // Every prover worker's lane, before any thread starts.
+  std::vector<std::unique_ptr<groth16::Lane>> lanes;
+  for (auto& d : devices_)
+    for (uint32_t w = 0; w < config_.workers_per_device; ++w) {
+      ASSIGN_OR_RETURN(auto lane, d->backend->make_lane());
+      lanes.push_back(std::move(lane));
+    }
   auto slot = [this](std::string name, std::string device) {
     slots_.push_back(std::make_unique<WorkerSlot>());
     slots_.back()->name = std::move(name);
@@ -52,9 +86,11 @@ Status Engine::Impl::start() {
     WorkerSlot* s = slot("prep" + std::to_string(i), "");
     threads_.emplace_back([this, s] { prep_loop(s); });
   }
+  size_t next_lane = 0;
   for (auto& d : devices_) {
     for (uint32_t w = 0; w < config_.workers_per_device; ++w) {
       WorkerSlot* s = slot(d->name + "/w" + std::to_string(w), d->name);
+      s->lane = std::move(lanes[next_lane++]);
       Device* dev = d.get();
       threads_.emplace_back([this, dev, s] { prover_loop(dev, s); });
     }
@@ -64,9 +100,24 @@ Status Engine::Impl::start() {
     threads_.emplace_back([this, s] { final_loop(s); });
   }
   threads_.emplace_back([this] { housekeeping_loop(); });
-  metrics_.add_counter("cuzk_bytes_uploaded_total", 0);
-  metrics_.add_counter("cuzk_fallbacks_total", 0);
+  for (const auto& d : devices_) metrics_.add_counter("cuzk_bytes_uploaded_total", 0, "device=\"" + d->name + "\"");
+  for (const char* cause : {"pageable_upload", "pinned_alloc", "key_streamed"})
+    metrics_.add_counter("cuzk_fallbacks_total", 0, "cause=\"" + std::string(cause) + "\"");
+  describe_engine_metrics(metrics_, keys_->ids());
   return ok_status();
+}
+
+// Partial files a killed writer left in the cache directory (demo key
+// generation interrupted, say) would stay forever: they go at start.
+void Engine::Impl::remove_stale_cache_files() {
+  if (config_.cache_dir.empty()) return;
+  auto removed = remove_stale_partials(config_.cache_dir);
+  if (!removed.ok()) {
+    CUZK_LOG(Warn) << "cache directory " << config_.cache_dir << ": " << removed.status().message();
+  } else if (*removed > 0) {
+    CUZK_LOG(Info) << "removed " << *removed << " partial file(s) left in " << config_.cache_dir
+                   << " by writers that no longer run";
+  }
 }
 
 void Engine::Impl::set_state(Item& item, PartitionState state, WorkerSlot* slot) {
@@ -126,7 +177,7 @@ void Engine::Impl::prep_loop(WorkerSlot* slot) {
     Item& item = items[0];
     if (!after_stage(item, ok_status())) continue;
     set_busy(slot, &item);
-    Status s = admit_and_prepare(item, slot);
+    Status s = run_stage("preparing", [&] { return admit_and_prepare(item, slot); });
     set_busy(slot, nullptr);
     if (!after_stage(item, s)) continue;
     set_state(item, PartitionState::kWaitingWorker);
@@ -142,13 +193,30 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
   set_state(item, PartitionState::kAdmitting, slot);
   auto cancelled = [&job] { return job.finished.load(); };
   double waited_ms = 0;
-  ASSIGN_OR_RETURN(p.key, keys_->acquire(job.circuit_id, cancelled, &waited_ms));
-  ASSIGN_OR_RETURN(p.reservation, budget_->reserve(job.est_partition_bytes, cancelled));
+  ASSIGN_OR_RETURN(KeyManager::Admission admitted,
+                   keys_->admit(job.circuit_id, job.est_partition_bytes, cancelled, &waited_ms));
+  p.key = std::move(admitted.key);
+  p.reservation = std::move(admitted.work);
   {
     std::lock_guard<std::mutex> lock(mu_);
     p.srs_wait_ms = waited_ms;
   }
   set_state(item, PartitionState::kPreparing, slot);
+  Status s = prepare(item);
+  // A file the key views that changed under it explains whatever went wrong.
+  Status files = p.key->check_files();
+  if (!files.ok()) {
+    keys_->invalidate(job.circuit_id, p.key.get());
+    return files;
+  }
+  return s;
+}
+
+// Witness intake, the row-by-row check and the matvec (outside the device
+// interlock). REQUIRES: the partition is admitted.
+Status Engine::Impl::prepare(Item& item) {
+  Job& job = *item.job;
+  Partition& p = item.part();
   const LoadedCircuit& c = *p.key;
   if (job.filecoin) {
     // Witness generation from the vanilla proof (the hot path of a Filecoin proof).
@@ -169,14 +237,21 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
     p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
   }
   if (job.finished.load()) return ok_status();
-  // The matvec stage runs here, outside the device interlock.
   auto start = Clock::now();
   groth16::ProveOptions options;
   options.pool = pool_.get();
   options.metrics = &metrics_;
   options.c_rule = c.c_rule;
   options.check_satisfied = false;  // checked above against the circuit's C rows when it has them
-  ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, p.witness, options));
+  if (host_alloc_ != nullptr) {
+    // Straight into pinned memory, from which a GPU's uploads run at full speed.
+    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size()));
+    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, p.witness, p.pinned[0].span(),
+                                               p.pinned[1].span(), p.pinned[2].span(), options));
+    std::vector<ff::Fr>().swap(p.witness);  // the pinned copy is the one proved with
+  } else {
+    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, p.witness, options));
+  }
   p.matvec_ms = ms_between(start, Clock::now());
   return ok_status();
 }
@@ -192,7 +267,7 @@ void Engine::Impl::prover_loop(Device* device, WorkerSlot* slot) {
     for (Item& item : batch) {
       if (!after_stage(item, ok_status())) continue;
       set_busy(slot, &item);
-      Status s = prove_one(device, item, slot);
+      Status s = run_stage("proving", [&] { return prove_one(device, item, slot); });
       set_busy(slot, nullptr);
       if (!after_stage(item, s)) continue;
       set_state(item, PartitionState::kFinalizing);
@@ -203,37 +278,6 @@ void Engine::Impl::prover_loop(Device* device, WorkerSlot* slot) {
   }
 }
 
-Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
-  Partition& p = item.part();
-  const LoadedCircuit& c = *p.key;
-  DeviceInterlock::Guard guard = device->interlock.acquire();
-  if (item.job->finished.load()) return ok_status();
-  set_state(item, PartitionState::kProving, slot);
-  groth16::ProveOptions options;
-  options.pool = pool_.get();
-  options.metrics = &metrics_;
-  options.c_rule = c.c_rule;
-  options.check_satisfied = false;  // checked during preparation when the rows are known
-  Job* job = item.job.get();
-  options.cancelled = [job] { return job->finished.load(); };  // stop at the next stage boundary
-  groth16::StageTimes times;
-  times.matvec_s = p.matvec_ms / 1000;
-  // Only the stages after matvec (h, MSMs, assembly) hold the interlock.
-  StatusOr<groth16::Proof> proof = groth16::prove_from_rows(c.pk, std::move(p.rows), p.witness,
-                                                            groth16::Blinding::random(), *device->backend, options,
-                                                            &times);
-  p.rows = groth16::RowValues{};
-  guard.release();
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    p.stages = times;
-  }
-  if (!proof.ok()) return proof.status();
-  p.proof = *proof;
-  std::vector<ff::Fr>().swap(p.witness);
-  if (p.reservation.bytes() > kFinalizeReserveBytes) p.reservation.release(p.reservation.bytes() - kFinalizeReserveBytes);
-  return ok_status();
-}
 
 void Engine::Impl::final_loop(WorkerSlot* slot) {
   while (true) {
@@ -242,7 +286,7 @@ void Engine::Impl::final_loop(WorkerSlot* slot) {
     Item& item = items[0];
     if (!after_stage(item, ok_status())) continue;
     set_busy(slot, &item);
-    Status s = finalize_one(item);
+    Status s = run_stage("finalizing", [&] { return finalize_one(item); });
     set_busy(slot, nullptr);
     if (!after_stage(item, s)) continue;
     complete_partition(item);
@@ -267,7 +311,9 @@ Status Engine::Impl::finalize_one(Item& item) {
                             "C rows this usually means the witness does not satisfy the circuit)");
     }
   }
-  p.proof_bytes = io::serialize_proof(p.proof);
+  std::array<uint8_t, 192> bytes = io::serialize_proof(p.proof);
+  std::lock_guard<std::mutex> lock(mu_);
+  p.proof_bytes = bytes;
   return ok_status();
 }
 
@@ -301,9 +347,17 @@ void Engine::Impl::observe_stages_locked(const Partition& p, const Job& job) {
 
 void Engine::Impl::housekeeping_loop() {
   std::unique_lock<std::mutex> lock(mu_);
+  uint64_t trimmed_at = 0;  // finished_count_ when memory was last handed back
   while (!stopping_) {
-    purge_expired_locked();
+    size_t purged = purge_expired_locked();
     publish_gauges_locked();
+    bool went_idle = unfinished_ == 0 && (finished_count_ != trimmed_at || purged > 0);
+    if (went_idle && config_.trim_memory_when_idle) {
+      trimmed_at = finished_count_;
+      lock.unlock();
+      trim_free_memory();
+      lock.lock();
+    }
     housekeeping_cv_.wait_for(lock, std::chrono::milliseconds(250));
   }
 }
@@ -320,6 +374,16 @@ void Engine::Impl::publish_gauges_locked() {
   for (const auto& s : slots_) {
     double busy = s->busy_ms + (s->busy ? ms_between(s->busy_since, Clock::now()) : 0);
     metrics_.set_gauge("cuzk_worker_busy_fraction", up_ms > 0 ? busy / up_ms : 0, "worker=\"" + s->name + "\"");
+  }
+  // Per device: busy fraction from the lanes' device times (CUDA events), and
+  // the device memory budget.
+  for (const auto& d : devices_) {
+    const std::string dev = "device=\"" + d->name + "\"";
+    metrics_.set_gauge("cuzk_device_busy_fraction", up_ms > 0 ? std::min(1.0, d->busy_ms / up_ms) : 0, dev);
+    const groth16::DeviceMemory m = d->backend->device_memory();
+    metrics_.set_gauge("cuzk_vram_budget_bytes", double(m.budget_bytes), dev);
+    metrics_.set_gauge("cuzk_vram_used_bytes", double(m.used_bytes), dev);
+    metrics_.set_gauge("cuzk_vram_peak_bytes", double(m.peak_bytes), dev);
   }
 }
 

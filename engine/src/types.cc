@@ -87,4 +87,6 @@ Priority effective_priority(ProofKind kind, Priority requested) {
 
 bool is_known_kind(int kind) { return (kind >= 0 && kind <= 4) || kind == 100; }
 
+bool is_known_priority(int priority) { return priority >= 0 && priority <= 4; }
+
 }  // namespace cuzk::engine

@@ -171,5 +171,62 @@ TEST_F(KeyManagerTest, TooLargeAndFailedLoads) {
   EXPECT_TRUE(m2->acquire("b", nullptr).ok());  // the next attempt loads again
 }
 
+TEST_F(KeyManagerTest, AdmissionsAreServedInArrivalOrder) {
+  auto m = make(96000 + 1000, {});
+  auto first = m->admit("a", 600, nullptr);
+  ASSERT_TRUE(first.ok()) << first.status().to_string();
+  EXPECT_EQ(budget_->used(), 96000u + 600);
+  // big (1000) cannot fit until first ends; small (300) would fit now, but
+  // it came later and waits its turn.
+  std::mutex mu;
+  std::vector<std::string> order;
+  std::jthread big([&] {
+    auto r = m->admit("a", 1000, nullptr);
+    ASSERT_TRUE(r.ok());
+    std::lock_guard<std::mutex> lock(mu);
+    order.push_back("big");
+  });
+  ASSERT_TRUE(testing::wait_until([&] { return status_of(*m, "a").ref_count == 1; }, 5s));
+  std::this_thread::sleep_for(30ms);
+  std::jthread small([&] {
+    auto r = m->admit("a", 300, nullptr);
+    ASSERT_TRUE(r.ok());
+    std::lock_guard<std::mutex> lock(mu);
+    order.push_back("small");
+  });
+  std::this_thread::sleep_for(100ms);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    EXPECT_TRUE(order.empty());
+  }
+  first = Status(StatusCode::kCancelled, "done");  // ends the first admission
+  big.join();
+  small.join();
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0], "big");
+  EXPECT_EQ(budget_->used(), 96000u);  // the key only
+}
+
+TEST_F(KeyManagerTest, WorkThatCanNeverFitWithItsKeyIsRefusedAtOnce) {
+  auto m = make(96000 + 1000, {});
+  auto r = m->admit("a", 1001, nullptr);
+  EXPECT_EQ(r.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(r.status().message().find("memory budget"), std::string::npos) << r.status().message();
+  EXPECT_TRUE(m->admit("a", 1000, nullptr).ok());
+}
+
+TEST_F(KeyManagerTest, AnIdleKeyGivesWayToWorkOnAnother) {
+  KeyManagerOptions o;
+  o.min_idle_ms = 0;
+  auto m = make(2 * 96000 + 500, o);
+  ASSERT_TRUE(m->preload("a").ok());
+  ASSERT_TRUE(m->preload("b").ok());
+  auto r = m->admit("b", 1000, nullptr);  // a must go
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kWarm);
+  EXPECT_EQ(status_of(*m, "b").tier, KeyTier::kHot);
+  EXPECT_EQ(budget_->used(), 96000u + 1000);
+}
+
 }  // namespace
 }  // namespace cuzk::engine

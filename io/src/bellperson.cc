@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstring>
+#include <string_view>
 
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/ec/zcash_codec.h"
@@ -92,9 +93,12 @@ StatusOr<groth16::VerifyingKey> parse_vk_impl(ByteSpan b, ec::SubgroupCheck chec
   ASSIGN_OR_RETURN(vk.alpha_g1, decode_at<G1Affine>(b, 0, "alpha_g1", internal::kNoIndex, check, true, kind));
   ASSIGN_OR_RETURN(vk.beta_g1, decode_at<G1Affine>(b, 96, "beta_g1", internal::kNoIndex, check, true, kind));
   ASSIGN_OR_RETURN(vk.beta_g2, decode_at<G2Affine>(b, 192, "beta_g2", internal::kNoIndex, check, true, kind));
-  ASSIGN_OR_RETURN(vk.gamma_g2, decode_at<G2Affine>(b, 384, "gamma_g2", internal::kNoIndex, check, true, kind));
-  ASSIGN_OR_RETURN(vk.delta_g1, decode_at<G1Affine>(b, 576, "delta_g1", internal::kNoIndex, check, true, kind));
-  ASSIGN_OR_RETURN(vk.delta_g2, decode_at<G2Affine>(b, 672, "delta_g2", internal::kNoIndex, check, true, kind));
+  // γ or δ at infinity would let anyone forge proofs against the key. delta_g1 only blinds
+  // proofs (a .vk made from snarkjs JSON, which lacks it, holds infinity): required in .params.
+  const bool proving = std::string_view(kind) == "params";
+  ASSIGN_OR_RETURN(vk.gamma_g2, decode_at<G2Affine>(b, 384, "gamma_g2", internal::kNoIndex, check, false, kind));
+  ASSIGN_OR_RETURN(vk.delta_g1, decode_at<G1Affine>(b, 576, "delta_g1", internal::kNoIndex, check, !proving, kind));
+  ASSIGN_OR_RETURN(vk.delta_g2, decode_at<G2Affine>(b, 672, "delta_g2", internal::kNoIndex, check, false, kind));
   uint64_t pos = 864;
   ASSIGN_OR_RETURN(ParamsVector ic, scan_vector(b, &pos, kG1, "IC", kind));
   vk.ic.resize(ic.count);
@@ -107,14 +111,15 @@ StatusOr<groth16::VerifyingKey> parse_vk_impl(ByteSpan b, ec::SubgroupCheck chec
 
 Status check_density(const ParamsLayout& lay, const r1cs::DensityBitmaps& d) {
   auto mismatch = [](const std::string& what, uint64_t file, uint64_t circuit) {
-    return invalid_argument("params: " + what + ": the file has " + std::to_string(file) + ", the circuit " +
-                            std::to_string(circuit));
+    return invalid_argument("params: " + std::string(kNotThisCircuit) + what + ": the file has " +
+                            std::to_string(file) + ", the circuit " + std::to_string(circuit));
   };
   const uint64_t inputs = lay.ic_len;
   if (d.a_input.bit_len != inputs) return mismatch("inputs (IC length)", inputs, d.a_input.bit_len);
   if (d.b_input.bit_len != inputs) return mismatch("inputs (IC length) vs B input density", inputs, d.b_input.bit_len);
   if (d.a_input.popcount != inputs)
-    return invalid_argument("params: the A input density must have every input set (per-input rows), " +
+    return invalid_argument("params: " + std::string(kNotThisCircuit) +
+                            "the A input density must have every input set (per-input rows), " +
                             std::to_string(d.a_input.popcount) + " of " + std::to_string(inputs) + " are");
   if (lay.l.count != d.a_aux.bit_len) return mismatch("aux variables (L length)", lay.l.count, d.a_aux.bit_len);
   if (d.b_aux.bit_len != d.a_aux.bit_len) return mismatch("aux in B density", lay.l.count, d.b_aux.bit_len);
@@ -203,7 +208,8 @@ StatusOr<groth16::ProvingKey> parse_params(ByteSpan file, const r1cs::DensityBit
   ThreadPool& pool = internal::pool_or_default(options.pool);
   groth16::ProvingKey pk;
   pk.layout = groth16::KeyLayout::kBellperson;
-  ASSIGN_OR_RETURN(pk.vk, parse_vk_impl(file, check, nullptr, "params"));
+  // The verifying key's points are few: always in the subgroup (key_check.h).
+  ASSIGN_OR_RETURN(pk.vk, parse_vk_impl(file, ec::SubgroupCheck::kCheck, nullptr, "params"));
   pk.lg_n = std::countr_zero(uint64_t(lay.h.count) + 1);
   pk.num_inputs = lay.ic_len;
   pk.num_aux = lay.l.count;

@@ -74,7 +74,7 @@ StatusOr<std::vector<Fr>> convert_values(ByteSpan bytes, const Section& s, uint3
                             " is not reduced (>= r)");
   }
   if (!w[0].is_one()) {
-    return invalid_argument("wtns: witness value 0" + at(s.begin) + " is 0x" + w[0].to_hex() + ", expected 1 (ONE)");
+    return invalid_argument("wtns: witness value 0" + at(s.begin) + " is not 1 (ONE)");
   }
   return w;
 }

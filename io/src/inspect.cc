@@ -1,19 +1,16 @@
 #include "cuzk/io/inspect.h"
 
-#include <algorithm>
-#include <bit>
 #include <cstdio>
 #include <cstring>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/io/bellperson.h"
-#include "cuzk/io/zkey.h"
+#include "cuzk/r1cs/precompiled.h"
+#include "inspect_internal.h"
 
 namespace cuzk::io {
 
-namespace {
+namespace internal {
 
 std::string human_bytes(uint64_t n) {
   std::string s = std::to_string(n) + " bytes";
@@ -32,174 +29,110 @@ std::string human_bytes(uint64_t n) {
   return s;
 }
 
-bool equals_limbs(ByteSpan b, const uint64_t* limbs, size_t n) {
-  if (b.size() != 8 * n) return false;
-  for (size_t i = 0; i < n; ++i) {
-    if (load_u64le(b.data() + 8 * i) != limbs[i]) return false;
-  }
-  return true;
+void Summary::add(const std::string& key, const std::string& label, const OrderedJson& value,
+                  const std::string& text) {
+  json_[key] = value;
+  lines_.push_back(label + ": " + (!text.empty() ? text : value.is_string() ? value.get<std::string>() : value.dump()));
 }
 
-// The curve whose scalar field is `prime` (little-endian bytes).
-std::string curve_of_scalar_prime(ByteSpan prime) {
-  static constexpr uint64_t kBn254R[4] = {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d,
-                                          0x30644e72e131a029};
-  if (equals_limbs(prime, ff::Fr::kModulus.data(), 4)) return "bls12381";
-  if (equals_limbs(prime, kBn254R, 4)) return "bn128 (not supported by cuzk)";
-  return "unknown prime 0x" + to_hex(prime);
+void Summary::add_bytes(const std::string& key, const std::string& label, uint64_t bytes) {
+  add(key, label, bytes, human_bytes(bytes));
 }
 
-const char* section_name(const std::string& magic, uint32_t id) {
-  static const char* kZkey[] = {"",  "header", "Groth16 header", "IC", "coefficients", "A", "B1", "B2",
-                                "C", "H",      "contributions"};
-  static const char* kR1cs[] = {
-      "", "header", "constraints", "wire-to-label map", "custom gates list", "custom gates uses"};
-  static const char* kWtns[] = {"", "header", "witness"};
-  static const char* kPtau[] = {"",
-                                "header",
-                                "tau G1",
-                                "tau G2",
-                                "alpha tau G1",
-                                "beta tau G1",
-                                "beta G2",
-                                "contributions",
-                                "",
-                                "",
-                                "",
-                                "",
-                                "Lagrange tau G1",
-                                "Lagrange tau G2",
-                                "Lagrange alpha tau G1",
-                                "Lagrange beta tau G1"};
-  if (magic == "zkey" && id <= 10) return kZkey[id];
-  if (magic == "r1cs" && id <= 5) return kR1cs[id];
-  if (magic == "wtns" && id <= 2) return kWtns[id];
-  if (magic == "ptau" && id <= 15) return kPtau[id];
-  return "";
+void Summary::add_section(uint32_t id, const std::string& name, uint64_t offset, uint64_t size) {
+  if (!json_.contains("sections")) json_["sections"] = OrderedJson::array();
+  json_["sections"].push_back({{"id", id}, {"name", name}, {"offset", offset}, {"bytes", size}});
+  section_lines_.push_back("  id " + std::to_string(id) + " (" + (name.empty() ? "unknown" : name) +
+                           "): payload at offset " + std::to_string(offset) + ", " + human_bytes(size));
 }
 
-void print_sections(std::ostringstream& o, const Iden3Container& c) {
-  o << "sections: " << c.sections.size() << "\n";
-  for (const Iden3Section& s : c.sections) {
-    const char* name = section_name(c.magic, s.id);
-    o << "  id " << s.id << (name[0] ? std::string(" (") + name + ")" : std::string(" (unknown)"))
-      << ": payload at offset " << s.offset << ", " << human_bytes(s.size) << "\n";
-  }
+std::string Summary::text() const {
+  std::string out;
+  for (const std::string& l : lines_) out += l + "\n";
+  if (!section_lines_.empty()) out += "sections: " + std::to_string(section_lines_.size()) + "\n";
+  for (const std::string& l : section_lines_) out += l + "\n";
+  return out;
 }
 
-Status summarize_zkey(ByteSpan b, const Iden3Container& c, std::ostringstream& o) {
-  ASSIGN_OR_RETURN(ZkeyHeader h, parse_zkey_header(b, c));
-  o << "protocol: groth16\ncurve: bls12381\n";
-  o << "variables (nVars): " << h.num_vars << "\n";
-  o << "public inputs (nPublic, ONE excluded): " << h.num_public << "\n";
-  o << "aux variables: " << (h.num_vars - h.num_public - 1) << "\n";
-  o << "domain size: " << h.domain_size << " = 2^" << std::countr_zero(h.domain_size) << "\n";
-  if (const Iden3Section* s4 = c.find(4); s4 != nullptr && s4->size >= 4) {
-    const uint64_t count = load_u32le(b.data() + s4->offset);
-    o << "A/B coefficients: " << count << "\n";
-    if (s4->size == 4 + count * kZkeyCoeffBytes && count > 0) {
-      uint32_t max_row = 0;
-      for (uint64_t k = 0; k < count; ++k)
-        max_row = std::max(max_row, load_u32le(b.data() + s4->offset + 4 + k * kZkeyCoeffBytes + 4));
-      if (max_row >= h.num_public)
-        o << "constraints: " << (max_row - h.num_public) << " (+ " << h.num_public + 1 << " per-input rows)\n";
-    }
-  }
-  if (const Iden3Section* s10 = c.find(10); s10 != nullptr && s10->size >= kZkeyHashBytes + 4) {
-    o << "circuit hash: " << to_hex(b.subspan(s10->offset, kZkeyHashBytes)) << "\n";
-    o << "contributions: " << load_u32le(b.data() + s10->offset + kZkeyHashBytes) << "\n";
-  }
-  return ok_status();
-}
+}  // namespace internal
 
-Status summarize_r1cs(ByteSpan b, const Iden3Container& c, std::ostringstream& o) {
-  const Iden3Section* s = c.find(1);
-  if (s == nullptr || s->size < 4) return invalid_argument("r1cs: missing or short header section 1");
-  const uint32_t fs = load_u32le(b.data() + s->offset);
-  if (s->size != 4 + uint64_t(fs) + 28)
-    return invalid_argument("r1cs: header section has " + std::to_string(s->size) + " bytes, expected " +
-                            std::to_string(32 + uint64_t(fs)) + " for field size " + std::to_string(fs));
-  const uint8_t* p = b.data() + s->offset + 4 + fs;
-  o << "curve: " << curve_of_scalar_prime(b.subspan(s->offset + 4, fs)) << "\n";
-  o << "wires (ONE included): " << load_u32le(p) << "\n";
-  o << "public outputs: " << load_u32le(p + 4) << "\npublic inputs: " << load_u32le(p + 8) << "\n";
-  o << "private inputs: " << load_u32le(p + 12) << "\nlabels: " << load_u64le(p + 16) << "\n";
-  o << "constraints: " << load_u32le(p + 24) << "\n";
-  return ok_status();
-}
+namespace {
 
-Status summarize_wtns(ByteSpan b, const Iden3Container& c, std::ostringstream& o) {
-  const Iden3Section* s = c.find(1);
-  if (s == nullptr || s->size < 4) return invalid_argument("wtns: missing or short header section 1");
-  const uint32_t n8 = load_u32le(b.data() + s->offset);
-  if (s->size != 8 + uint64_t(n8)) return invalid_argument("wtns: header section size does not match n8");
-  o << "curve: " << curve_of_scalar_prime(b.subspan(s->offset + 4, n8)) << "\n";
-  o << "witness values (ONE included): " << load_u32le(b.data() + s->offset + 4 + n8) << "\n";
-  return ok_status();
-}
+using internal::Summary;
 
-StatusOr<std::string> summarize_iden3(ByteSpan b, FileKind kind) {
-  ASSIGN_OR_RETURN(Iden3Container c, parse_iden3_container(b, ""));
-  std::ostringstream o;
-  o << "kind: " << file_kind_name(kind) << "\nversion: " << c.version << "\nfile size: " << human_bytes(b.size())
-    << "\n";
-  if (kind == FileKind::kZkey) RETURN_IF_ERROR(summarize_zkey(b, c, o));
-  if (kind == FileKind::kR1cs) RETURN_IF_ERROR(summarize_r1cs(b, c, o));
-  if (kind == FileKind::kWtns) RETURN_IF_ERROR(summarize_wtns(b, c, o));
-  print_sections(o, c);
-  if (c.end_offset != b.size()) o << "trailing bytes after the last section: " << (b.size() - c.end_offset) << "\n";
-  return o.str();
-}
-
-StatusOr<std::string> summarize_params(ByteSpan b) {
+Status summarize_params(ByteSpan b, Summary& o) {
   ASSIGN_OR_RETURN(ParamsLayout l, scan_params(b));
-  std::ostringstream o;
-  o << "kind: " << file_kind_name(FileKind::kParams) << "\ncurve: bls12381\nfile size: " << human_bytes(b.size())
-    << "\n";
-  o << "inputs (IC, ONE included): " << l.ic_len << "\n";
-  o << "domain size n = H + 1: " << (uint64_t(l.h.count) + 1) << "\n";
-  o << "aux variables (L): " << l.l.count << "\n";
-  auto vec = [&](const char* name, const ParamsVector& v, uint64_t elem) {
-    o << name << ": " << v.count << " points at offset " << v.offset << ", " << human_bytes(v.count * elem) << "\n";
-  };
-  o << "verifying key: " << human_bytes(l.vk_bytes) << "\n";
-  vec("H", l.h, 96);
-  vec("L", l.l, 96);
-  vec("A", l.a, 96);
-  vec("B_G1", l.b_g1, 96);
-  vec("B_G2", l.b_g2, 192);
-  if (l.trailing_bytes > 0) o << "trailing bytes (e.g. MPC contributions): " << l.trailing_bytes << "\n";
-  return o.str();
-}
-
-StatusOr<std::string> summarize_json(ByteSpan b, FileKind kind) {
-  auto j = nlohmann::json::parse(b.begin(), b.end(), nullptr, false);
-  std::ostringstream o;
-  o << "kind: " << file_kind_name(kind) << "\nfile size: " << human_bytes(b.size()) << "\n";
-  if (kind == FileKind::kPublicJson) o << "public values: " << j.size() << "\n";
-  if (j.is_object()) {
-    for (const char* key : {"protocol", "curve"}) {
-      if (j.contains(key) && j[key].is_string()) o << key << ": " << j[key].get<std::string>() << "\n";
-    }
-    if (j.contains("nPublic")) o << "nPublic: " << j["nPublic"].dump() << "\n";
-    if (j.contains("IC") && j["IC"].is_array()) o << "IC points: " << j["IC"].size() << "\n";
+  o.add("curve", "curve", "bls12381");
+  o.add_bytes("file_bytes", "file size", b.size());
+  o.add("inputs", "inputs (IC, ONE included)", l.ic_len);
+  o.add("domain_size", "domain size n = H + 1", uint64_t(l.h.count) + 1);
+  o.add("num_aux", "aux variables (L)", l.l.count);
+  o.add_bytes("vk_bytes", "verifying key", l.vk_bytes);
+  const std::pair<const char*, const ParamsVector*> vecs[] = {
+      {"H", &l.h}, {"L", &l.l}, {"A", &l.a}, {"B_G1", &l.b_g1}, {"B_G2", &l.b_g2}};
+  for (const auto& [name, v] : vecs) {
+    const uint64_t elem = std::strcmp(name, "B_G2") == 0 ? 192 : 96;
+    o.add(std::string("points_") + name, name, v->count,
+          std::to_string(v->count) + " points at offset " + std::to_string(v->offset) + ", " +
+              internal::human_bytes(v->count * elem));
   }
-  return o.str();
+  if (l.trailing_bytes > 0) o.add("trailing_bytes", "trailing bytes (e.g. MPC contributions)", l.trailing_bytes);
+  return ok_status();
 }
 
-StatusOr<std::string> summarize_proofs(ByteSpan b) {
-  std::ostringstream o;
-  o << "kind: " << file_kind_name(FileKind::kProofs) << "\ncurve: bls12381\nfile size: " << human_bytes(b.size())
-    << "\nproofs (partitions): " << b.size() / kProofBytes << "\n";
+Status summarize_vk(ByteSpan b, Summary& o) {
+  const uint32_t ic = load_u32be(b.data() + 864);
+  o.add("curve", "curve", "bls12381");
+  o.add_bytes("file_bytes", "file size", b.size());
+  o.add("ic_points", "IC points (inputs, ONE included)", ic);
+  o.add("public_inputs", "public inputs", ic == 0 ? 0 : ic - 1);
+  auto vk = parse_vk(b);
+  o.add("points_valid", "decoding", vk.ok(), vk.ok() ? std::string("all points valid") : vk.status().message());
+  return ok_status();
+}
+
+Status summarize_precompiled(ByteSpan b, Summary& o) {
+  ASSIGN_OR_RETURN(r1cs::PrecompiledHeader h, r1cs::parse_precompiled_header(b, b.size()));
+  o.add("curve", "curve", "bls12381");
+  o.add("version", "version", h.version);
+  o.add_bytes("file_bytes", "file size", b.size());
+  o.add("inputs", "inputs (ONE and the public values)", h.shape.num_inputs);
+  o.add("num_aux", "aux variables", h.shape.num_aux);
+  o.add("constraints", "constraints", h.shape.num_constraints);
+  o.add("terms", "non-zero terms (A, B, C)", h.num_terms);
+  o.add("distinct_coefficients", "distinct coefficients", h.num_coeffs);
+  o.add_section(1, "terms", h.terms_offset, h.num_terms * 8);
+  o.add_section(2, "row offsets", h.offsets_offset, (3 * h.shape.num_constraints + 1) * 4);
+  o.add_section(3, "coefficients", h.coeffs_offset, h.num_coeffs * 32);
+  return ok_status();
+}
+
+Status summarize_json(ByteSpan b, FileKind kind, Summary& o) {
+  auto j = nlohmann::json::parse(b.begin(), b.end(), nullptr, false);
+  o.add_bytes("file_bytes", "file size", b.size());
+  if (kind == FileKind::kPublicJson) o.add("public_values", "public values", j.size());
+  if (!j.is_object()) return ok_status();
+  for (const char* key : {"protocol", "curve"}) {
+    if (j.contains(key) && j[key].is_string()) o.add(key, key, j[key].get<std::string>());
+  }
+  if (j.contains("nPublic")) o.add("nPublic", "nPublic", j["nPublic"]);
+  if (j.contains("IC") && j["IC"].is_array()) o.add("ic_points", "IC points", j["IC"].size());
+  return ok_status();
+}
+
+Status summarize_proofs(ByteSpan b, Summary& o) {
+  o.add("curve", "curve", "bls12381");
+  o.add_bytes("file_bytes", "file size", b.size());
+  o.add("proofs", "proofs (partitions)", b.size() / kProofBytes);
   auto proofs = parse_proofs(b);
-  o << "decoding: " << (proofs.ok() ? std::string("all points valid") : proofs.status().message()) << "\n";
-  return o.str();
+  o.add("points_valid", "decoding", proofs.ok(),
+        proofs.ok() ? std::string("all points valid") : proofs.status().message());
+  return ok_status();
 }
 
-bool looks_like_json(ByteSpan b, char* first) {
+bool looks_like_json(ByteSpan b) {
   for (uint8_t c : b) {
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    *first = char(c);
     return c == '{' || c == '[';
   }
   return false;
@@ -214,6 +147,40 @@ FileKind detect_json(ByteSpan b) {
   return FileKind::kUnknown;
 }
 
+StatusOr<Summary> summarize(ByteSpan b) {
+  const FileKind kind = detect_file_kind(b);
+  Summary o;
+  if (kind == FileKind::kUnknown)
+    return invalid_argument("unrecognised file (" + internal::human_bytes(b.size()) +
+                            "): not an iden3 container (.zkey, .r1cs, .wtns, .ptau), a cuzk precompiled circuit, "
+                            "snarkjs JSON, a bellperson .params/.vk or 192-byte proofs");
+  o.add("kind", "kind", file_kind_name(kind));
+  switch (kind) {
+    case FileKind::kZkey:
+    case FileKind::kR1cs:
+    case FileKind::kWtns:
+    case FileKind::kPtau:
+      RETURN_IF_ERROR(internal::summarize_iden3(b, kind, o));
+      break;
+    case FileKind::kPrecompiled:
+      RETURN_IF_ERROR(summarize_precompiled(b, o));
+      break;
+    case FileKind::kParams:
+      RETURN_IF_ERROR(summarize_params(b, o));
+      break;
+    case FileKind::kVk:
+      RETURN_IF_ERROR(summarize_vk(b, o));
+      break;
+    case FileKind::kProofs:
+      RETURN_IF_ERROR(summarize_proofs(b, o));
+      break;
+    default:
+      RETURN_IF_ERROR(summarize_json(b, kind, o));
+      break;
+  }
+  return o;
+}
+
 }  // namespace
 
 const char* file_kind_name(FileKind kind) {
@@ -226,6 +193,8 @@ const char* file_kind_name(FileKind kind) {
       return "circom witness (.wtns)";
     case FileKind::kPtau:
       return "powers of tau (.ptau)";
+    case FileKind::kPrecompiled:
+      return "cuzk precompiled circuit";
     case FileKind::kParams:
       return "bellperson parameters (.params)";
     case FileKind::kVk:
@@ -252,8 +221,8 @@ FileKind detect_file_kind(ByteSpan b) {
     if (magic == "wtns") return FileKind::kWtns;
     if (magic == "ptau") return FileKind::kPtau;
   }
-  char first = 0;
-  if (looks_like_json(b, &first)) return detect_json(b);
+  if (b.size() >= 8 && std::memcmp(b.data(), r1cs::kPrecompiledMagic, 8) == 0) return FileKind::kPrecompiled;
+  if (looks_like_json(b)) return detect_json(b);
   if (!b.empty() && b.size() % kProofBytes == 0 && (b[0] & 0x80) != 0) return FileKind::kProofs;
   if (b.size() >= kVkFixedBytes) {
     const uint64_t ic = load_u32be(b.data() + 864);
@@ -264,42 +233,23 @@ FileKind detect_file_kind(ByteSpan b) {
 }
 
 StatusOr<std::string> inspect_bytes(ByteSpan b) {
-  const FileKind kind = detect_file_kind(b);
-  switch (kind) {
-    case FileKind::kZkey:
-    case FileKind::kR1cs:
-    case FileKind::kWtns:
-    case FileKind::kPtau:
-      return summarize_iden3(b, kind);
-    case FileKind::kParams:
-      return summarize_params(b);
-    case FileKind::kVk: {
-      std::ostringstream o;
-      const uint32_t ic = load_u32be(b.data() + 864);
-      o << "kind: " << file_kind_name(kind) << "\ncurve: bls12381\nfile size: " << human_bytes(b.size())
-        << "\nIC points (inputs, ONE included): " << ic << "\npublic inputs: " << (ic == 0 ? 0 : ic - 1) << "\n";
-      auto vk = parse_vk(b);
-      o << "decoding: " << (vk.ok() ? std::string("all points valid") : vk.status().message()) << "\n";
-      return o.str();
-    }
-    case FileKind::kProofs:
-      return summarize_proofs(b);
-    case FileKind::kProofJson:
-    case FileKind::kVkJson:
-    case FileKind::kPublicJson:
-      return summarize_json(b, kind);
-    case FileKind::kUnknown:
-      break;
-  }
-  return invalid_argument("unrecognised file (" + human_bytes(b.size()) +
-                          "): not an iden3 container, snarkjs JSON, bellperson .params/.vk or 192-byte proofs");
+  ASSIGN_OR_RETURN(Summary s, summarize(b));
+  return s.text();
 }
 
-StatusOr<std::string> inspect_file(const std::string& path) {
+StatusOr<std::string> inspect_bytes_json(ByteSpan b) {
+  ASSIGN_OR_RETURN(Summary s, summarize(b));
+  return s.json().dump(2) + "\n";
+}
+
+StatusOr<std::string> inspect_file(const std::string& path, bool json) {
   ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(path));
-  auto r = inspect_bytes(f.bytes());
-  if (!r.ok()) return r.status().with_context(path);
-  return "file: " + path + "\n" + *r;
+  auto s = summarize(f.bytes());
+  if (!s.ok()) return s.status().with_context(path);
+  if (!json) return "file: " + path + "\n" + s->text();
+  internal::OrderedJson j = {{"file", path}};
+  j.update(s->json());
+  return j.dump(2) + "\n";
 }
 
 }  // namespace cuzk::io

@@ -28,7 +28,11 @@ StatusOr<Json> parse_text(std::string_view text, const char* file) {
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::exception& e) {
-    return invalid_argument(std::string(file) + ": not valid JSON: " + e.what());
+    // what() starts with the library's tag ("[json.exception.parse_error.101] "): drop it.
+    std::string what = e.what();
+    if (size_t tag = what.find("] "); what.starts_with("[json.exception") && tag != std::string::npos)
+      what = what.substr(tag + 2);
+    return invalid_argument(std::string(file) + ": not valid JSON: " + what);
   }
 }
 
@@ -133,15 +137,17 @@ std::string public_inputs_to_json(std::span<const ff::Fr> inputs) {
   return dump(j);
 }
 
-StatusOr<std::vector<ff::Fr>> public_inputs_from_json(std::string_view text) {
-  ASSIGN_OR_RETURN(Json j, parse_text(text, kPublicFile));
-  if (!j.is_array()) return invalid_argument(std::string(kPublicFile) + ": expected an array of decimal strings");
+namespace {
+
+// The values of one JSON array; `where` ("" or "[k]") prefixes the indices in errors.
+StatusOr<std::vector<ff::Fr>> public_values(const Json& j, const std::string& where) {
   std::vector<ff::Fr> out;
   out.reserve(j.size());
   for (size_t i = 0; i < j.size(); ++i) {
-    std::string field = std::to_string(i);
-    field.insert(field.begin(), '[');
-    field.push_back(']');
+    std::string field = where;  // built by appends: g++ 12 warns (-Wrestrict) on "[" + ... + "]"
+    field += '[';
+    field += std::to_string(i);
+    field += ']';
     std::string s;
     if (j[i].is_string())
       s = j[i].get<std::string>();
@@ -152,6 +158,47 @@ StatusOr<std::vector<ff::Fr>> public_inputs_from_json(std::string_view text) {
     auto v = ff::Fr::from_decimal(s);
     if (!v.ok()) return field_error(kPublicFile, field, v.status().message() + " (values must be < r)");
     out.push_back(*v);
+  }
+  return out;
+}
+
+}  // namespace
+
+StatusOr<std::vector<ff::Fr>> public_inputs_from_json(std::string_view text) {
+  ASSIGN_OR_RETURN(Json j, parse_text(text, kPublicFile));
+  if (!j.is_array()) return invalid_argument(std::string(kPublicFile) + ": expected an array of decimal strings");
+  if (!j.empty() && j[0].is_array())
+    return invalid_argument(std::string(kPublicFile) + ": holds " + std::to_string(j.size()) +
+                            " lists (one per proof of a multi-proof file); pick one proof");
+  return public_values(j, "");
+}
+
+std::string public_input_lists_to_json(std::span<const std::vector<ff::Fr>> lists) {
+  Json j = Json::array();
+  for (const auto& list : lists) {
+    Json inner = Json::array();
+    for (const ff::Fr& x : list) inner.push_back(x.to_decimal());
+    j.push_back(std::move(inner));
+  }
+  return dump(j);
+}
+
+StatusOr<std::vector<std::vector<ff::Fr>>> public_input_lists_from_json(std::string_view text) {
+  ASSIGN_OR_RETURN(Json j, parse_text(text, kPublicFile));
+  if (!j.is_array()) return invalid_argument(std::string(kPublicFile) + ": expected an array");
+  std::vector<std::vector<ff::Fr>> out;
+  if (j.empty() || !j[0].is_array()) {
+    ASSIGN_OR_RETURN(std::vector<ff::Fr> one, public_values(j, ""));
+    out.push_back(std::move(one));
+    return out;
+  }
+  for (size_t k = 0; k < j.size(); ++k) {
+    std::string where(1, '[');
+    where += std::to_string(k);
+    where += ']';
+    if (!j[k].is_array()) return field_error(kPublicFile, where, "expected an array (one list per proof)");
+    ASSIGN_OR_RETURN(std::vector<ff::Fr> list, public_values(j[k], where));
+    out.push_back(std::move(list));
   }
   return out;
 }
@@ -200,6 +247,9 @@ StatusOr<groth16::VerifyingKey> vk_from_json(std::string_view text, ec::Subgroup
   ASSIGN_OR_RETURN(vk.gamma_g2, g2_from(*gamma, "vk_gamma_2", kVkFile, check));
   ASSIGN_OR_RETURN(const Json* delta, member(j, "vk_delta_2", kVkFile));
   ASSIGN_OR_RETURN(vk.delta_g2, g2_from(*delta, "vk_delta_2", kVkFile, check));
+  // With γ or δ zero the pairing check accepts forged proofs.
+  if (vk.gamma_g2.is_infinity()) return field_error(kVkFile, "vk_gamma_2", "is the point at infinity");
+  if (vk.delta_g2.is_infinity()) return field_error(kVkFile, "vk_delta_2", "is the point at infinity");
   ASSIGN_OR_RETURN(const Json* ic, member(j, "IC", kVkFile));
   if (!ic->is_array()) return field_error(kVkFile, "IC", "expected an array of G1 points");
   const uint64_t n_public = npub->get<uint64_t>();
@@ -235,6 +285,17 @@ StatusOr<std::vector<ff::Fr>> read_public_json(const std::string& path) {
 
 Status write_public_json(const std::string& path, std::span<const ff::Fr> inputs) {
   return write_text(path, public_inputs_to_json(inputs));
+}
+
+StatusOr<std::vector<std::vector<ff::Fr>>> read_public_json_lists(const std::string& path) {
+  ASSIGN_OR_RETURN(std::string text, read_text(path));
+  auto r = public_input_lists_from_json(text);
+  if (!r.ok()) return r.status().with_context(path);
+  return r;
+}
+
+Status write_public_json_lists(const std::string& path, std::span<const std::vector<ff::Fr>> lists) {
+  return write_text(path, public_input_lists_to_json(lists));
 }
 
 StatusOr<groth16::VerifyingKey> read_vk_json(const std::string& path) {

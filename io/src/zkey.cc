@@ -6,6 +6,7 @@
 
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/ec/zkey_codec.h"
+#include "curve_ids.h"
 #include "io_internal.h"
 
 namespace cuzk::io {
@@ -164,6 +165,10 @@ StatusOr<ZkeyHeader> parse_zkey_header(ByteSpan file, const Iden3Container& c) {
   const uint64_t o = s2->offset;
   if (s2->size < 4) return check_size(*s2, kZkeyGroth16HeaderBytes, "Groth16 header");
   h.n8q = load_u32le(file.data() + o);
+  if (h.n8q == 32 && s2->size >= 36 && internal::curve_of_base_prime(file.subspan(o + 4, 32)) == internal::CurveId::kBn254)
+    return bad(std::string("the key is for BN254 (bn128), not BLS12-381, the only curve cuzk proves on; ") +
+                   internal::kBls12381Hint,
+               o + 4);
   if (h.n8q != 48) return bad("n8q is " + std::to_string(h.n8q) + ", not BLS12-381's 48: wrong curve", o);
   if (s2->size < 56) return check_size(*s2, kZkeyGroth16HeaderBytes, "Groth16 header");
   h.n8r = load_u32le(file.data() + o + 52);
@@ -212,6 +217,13 @@ CoeffEntry load_entry(ByteSpan file, uint64_t off) {
   return {load_u32le(file.data() + off), load_u32le(file.data() + off + 4), load_u32le(file.data() + off + 8)};
 }
 
+// The range check decode_zkey_coeff makes, without the conversion (build_rows converts).
+bool coeff_below_r(const uint8_t* p) {
+  ff::Fr::Repr c{};
+  for (int i = 0; i < 4; ++i) c[size_t(i)] = load_u64le(p + 8 * i);
+  return !ff::limbs_geq<4>(c, ff::Fr::kModulus);
+}
+
 // Checks every entry; returns the largest row and whether rows never decrease.
 Status scan_coeffs(ByteSpan file, uint64_t base, uint64_t count, const ZkeyHeader& h, uint32_t* max_row, bool* sorted) {
   *max_row = 0;
@@ -227,7 +239,7 @@ Status scan_coeffs(ByteSpan file, uint64_t base, uint64_t count, const ZkeyHeade
                  off + 4);
     if (e.wire >= h.num_vars)
       return bad(what() + "wire " + std::to_string(e.wire) + " >= nVars " + std::to_string(h.num_vars), off + 8);
-    if (!decode_zkey_coeff(file.subspan(off + 12, 32)).ok()) return bad(what() + "value is not below r", off + 12);
+    if (!coeff_below_r(file.data() + off + 12)) return bad(what() + "value is not below r", off + 12);
     if (e.row < prev) *sorted = false;
     prev = e.row;
     *max_row = std::max(*max_row, e.row);
@@ -332,6 +344,10 @@ Status read_vk_header(const Ctx& ctx, const Iden3Section& s2, groth16::Verifying
   ASSIGN_OR_RETURN(vk.gamma_g2, decode_at<G2Affine>(ctx, o + 384, "gamma_2"));
   ASSIGN_OR_RETURN(vk.delta_g1, decode_at<G1Affine>(ctx, o + 576, "delta_1"));
   ASSIGN_OR_RETURN(vk.delta_g2, decode_at<G2Affine>(ctx, o + 672, "delta_2"));
+  // With γ or δ zero anyone can forge proofs against the key, and A would not be blinded.
+  if (vk.gamma_g2.is_infinity()) return bad("gamma_2 is the point at infinity", o + 384);
+  if (vk.delta_g1.is_infinity()) return bad("delta_1 is the point at infinity", o + 576);
+  if (vk.delta_g2.is_infinity()) return bad("delta_2 is the point at infinity", o + 672);
   return ok_status();
 }
 
@@ -376,6 +392,8 @@ StatusOr<ZkeyContents> parse_zkey(ByteSpan file, const ReadOptions& options) {
   RETURN_IF_ERROR(check_point_sections(c, h));
   const Ctx ctx{file, options.check_points ? ec::SubgroupCheck::kCheck : ec::SubgroupCheck::kSkip,
                 internal::pool_or_default(options.pool)};
+  // The verifying key's points are few: always in the subgroup (key_check.h).
+  const Ctx vk_ctx{file, ec::SubgroupCheck::kCheck, ctx.pool};
   ZkeyContents out;
   groth16::ProvingKey& pk = out.pk;
   pk.layout = groth16::KeyLayout::kSnarkjs;
@@ -383,8 +401,8 @@ StatusOr<ZkeyContents> parse_zkey(ByteSpan file, const ReadOptions& options) {
   pk.num_inputs = uint64_t(h.num_public) + 1;
   pk.num_aux = uint64_t(h.num_vars) - pk.num_inputs;
   RETURN_IF_ERROR(read_coeffs(file, *c.find(4), h, out));
-  RETURN_IF_ERROR(read_vk_header(ctx, *c.find(2), pk.vk));
-  ASSIGN_OR_RETURN(pk.vk.ic, decode_dense<G1Affine>(ctx, *c.find(3), pk.num_inputs, "IC"));
+  RETURN_IF_ERROR(read_vk_header(vk_ctx, *c.find(2), pk.vk));
+  ASSIGN_OR_RETURN(pk.vk.ic, decode_dense<G1Affine>(vk_ctx, *c.find(3), pk.num_inputs, "IC"));
   ASSIGN_OR_RETURN(pk.l, decode_dense<G1Affine>(ctx, *c.find(8), pk.num_aux, "C"));
   ASSIGN_OR_RETURN(pk.h, decode_dense<G1Affine>(ctx, *c.find(9), h.domain_size, "H"));
   RETURN_IF_ERROR(read_ab(ctx, c, h, pk));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
 
 #include "cuzk/ec/zcash_codec.h"
 #include "cuzk/io/inspect.h"
@@ -178,11 +179,13 @@ TEST(Params, RejectsBadPoints) {
   std::fill(&g[868 + 96], &g[868 + 192], 0);
   g[868 + 96] = 0x40;
   EXPECT_TRUE(rejected_with(parse(g, fx.density), "IC[1] is the point at infinity"));
-  // Infinity in delta_g1 is not rejected (bellperson's VK reader allows it).
+  // Infinity in delta_g1 is rejected in a .params (bellperson's reader allows it, but proofs
+  // made with it would not blind A); a .vk may hold it (snarkjs JSON has no delta_g1).
   g = f;
   std::fill(&g[576], &g[672], 0);
   g[576] = 0x40;
-  EXPECT_TRUE(parse(g, fx.density).ok());
+  EXPECT_TRUE(rejected_with(parse(g, fx.density), "delta_g1 is the point at infinity"));
+  EXPECT_TRUE(parse_vk(g).ok());
   // Off the curve: the last byte of y is its least significant byte.
   g = f;
   g[lay.l.offset + 2 * 96 + 95] ^= 1;
@@ -200,6 +203,33 @@ TEST(Params, RejectsBadPoints) {
   g = f;
   g[lay.a.offset] |= 0x80;
   EXPECT_TRUE(rejected_with(parse(g, fx.density), "A[0]"));
+}
+
+// The verifying key's points are checked for the subgroup even when the
+// bulk points are not (key_check.h).
+TEST(Params, VerifyingKeyPointsAreAlwaysSubgroupChecked) {
+  TestRng rng(fresh_seed());
+  Fixture fx = random_params(rng, 3, 6, 3);
+  const auto f = params_bytes(fx.pk);
+  const auto bad = ec::g1_to_zcash_uncompressed(ec::random_curve_point<ec::G1Curve>(rng));
+  auto g = f;
+  std::memcpy(&g[868 + 96 * 2], bad.data(), 96);  // IC[2]
+  EXPECT_TRUE(rejected_with(parse(g, fx.density, false), "IC[2]"));
+  g = f;
+  std::memcpy(&g[576], bad.data(), 96);  // delta_g1
+  EXPECT_TRUE(rejected_with(parse(g, fx.density, false), "delta_g1"));
+  g = f;
+  std::memcpy(&g[868 + 96 * 3 + 4], bad.data(), 96);  // H[0]: only with the full checks
+  EXPECT_TRUE(parse(g, fx.density, false).ok());
+  EXPECT_TRUE(rejected_with(parse(g, fx.density, true), "H[0]"));
+  // gamma_g2, delta_g1 and delta_g2 at infinity (uncompressed infinity: flag 0x40, zeros).
+  for (const auto& [at, bytes, name] : {std::tuple{384, 192, "gamma_g2"}, std::tuple{576, 96, "delta_g1"},
+                                        std::tuple{672, 192, "delta_g2"}}) {
+    g = f;
+    std::fill(&g[size_t(at)], &g[size_t(at + bytes)], 0);
+    g[size_t(at)] = 0x40;
+    EXPECT_TRUE(rejected_with(parse(g, fx.density, false), std::string(name) + " is the point at infinity"));
+  }
 }
 
 TEST(Params, WriterRejectsWhatBellpersonCannotRead) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <tuple>
 
 #include "cuzk/ec/zkey_codec.h"
 #include "cuzk/io/inspect.h"
@@ -356,6 +357,34 @@ TEST(Zkey, RejectsBadPoints) {
   g = f;
   std::fill(&g[b1.payload + bw * 96], &g[b1.payload + bw * 96 + 96], 0);
   EXPECT_TRUE(rejected_with(parse(g), "B1 and B2 disagree"));
+}
+
+// The verifying key's points are checked for the subgroup even when the
+// bulk points are not (key_check.h): IC and the Groth16 header's points.
+TEST(Zkey, VerifyingKeyPointsAreAlwaysSubgroupChecked) {
+  TestRng rng(fresh_seed());
+  ZkeyContents z = random_zkey(rng, 3, 5, 8);
+  const auto f = zkey_bytes(z);
+  const Sec ic = sec(f, 3), s2 = sec(f, 2);
+  const auto bad_g1 = ec::g1_to_zkey(ec::random_curve_point<ec::G1Curve>(rng));
+  const auto bad_g2 = ec::g2_to_zkey(ec::random_curve_point<ec::G2Curve>(rng));
+  auto g = f;
+  std::memcpy(&g[ic.payload + 96], bad_g1.data(), 96);
+  EXPECT_TRUE(rejected_with(parse(g, false), "IC[1]"));
+  EXPECT_TRUE(rejected_with(parse(g, false), "subgroup"));
+  g = f;
+  std::memcpy(&g[s2.payload + 100 + 576], bad_g1.data(), 96);  // delta_1
+  EXPECT_TRUE(rejected_with(parse(g, false), "delta_1"));
+  g = f;
+  std::memcpy(&g[s2.payload + 100 + 384], bad_g2.data(), 192);  // gamma_2
+  EXPECT_TRUE(rejected_with(parse(g, false), "gamma_2"));
+  // gamma and delta at infinity: anyone could forge proofs for such a key.
+  for (const auto& [at, bytes, name] : {std::tuple{384, 192, "gamma_2"}, std::tuple{576, 96, "delta_1"},
+                                        std::tuple{672, 192, "delta_2"}}) {
+    g = f;
+    std::fill(&g[s2.payload + 100 + size_t(at)], &g[s2.payload + 100 + size_t(at + bytes)], 0);
+    EXPECT_TRUE(rejected_with(parse(g, false), std::string(name) + " is the point at infinity"));
+  }
 }
 
 TEST(Zkey, WriterRejectsWhatItCannotStore) {

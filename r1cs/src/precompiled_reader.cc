@@ -149,7 +149,11 @@ StatusOr<PrecompiledHeader> read_precompiled_header(const std::string& path) {
 
 StatusOr<Circuit> load_precompiled(const std::string& path, const LoadOptions& options) {
   ASSIGN_OR_RETURN(MappedFile mapped, MappedFile::open(path));
-  auto file = std::make_shared<const MappedFile>(std::move(mapped));
+  return load_precompiled(std::make_shared<const MappedFile>(std::move(mapped)), options);
+}
+
+StatusOr<Circuit> load_precompiled(std::shared_ptr<const MappedFile> file, const LoadOptions& options) {
+  const std::string& path = file->path();
   auto parsed = parse_precompiled_header(file->bytes(), file->size());
   if (!parsed.ok()) return parsed.status().with_context(path);
   const PrecompiledHeader& h = *parsed;

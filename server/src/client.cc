@@ -2,6 +2,8 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "cuzk/v1/cuzk.grpc.pb.h"
@@ -86,15 +88,46 @@ struct Client::Stub {
 Client::Client(std::unique_ptr<Stub> stub) : stub_(std::move(stub)) {}
 Client::~Client() = default;
 
+namespace {
+
+StatusOr<std::string> read_pem_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.find("-----BEGIN ") == std::string::npos) return failed_precondition(path + " is not a readable PEM file");
+  return text;
+}
+
+StatusOr<std::shared_ptr<grpc::ChannelCredentials>> channel_credentials(const std::optional<ClientTls>& tls,
+                                                                        grpc::ChannelArguments* args) {
+  if (!tls) return grpc::InsecureChannelCredentials();
+  grpc::SslCredentialsOptions o;
+  if (!tls->ca_file.empty()) {
+    ASSIGN_OR_RETURN(o.pem_root_certs, read_pem_file(tls->ca_file));
+  }
+  if (!tls->cert_file.empty()) {
+    ASSIGN_OR_RETURN(o.pem_cert_chain, read_pem_file(tls->cert_file));
+  }
+  if (!tls->key_file.empty()) {
+    ASSIGN_OR_RETURN(o.pem_private_key, read_pem_file(tls->key_file));
+  }
+  if (!tls->server_name.empty()) args->SetSslTargetNameOverride(tls->server_name);
+  return grpc::SslCredentials(o);
+}
+
+}  // namespace
+
 StatusOr<std::unique_ptr<Client>> Client::connect(const std::string& address, std::chrono::milliseconds timeout,
-                                                  uint64_t max_message_bytes) {
+                                                  uint64_t max_message_bytes, const std::optional<ClientTls>& tls) {
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(int(max_message_bytes));
   args.SetMaxSendMessageSize(int(max_message_bytes));
+  ASSIGN_OR_RETURN(std::shared_ptr<grpc::ChannelCredentials> credentials, channel_credentials(tls, &args));
   auto s = std::make_unique<Stub>();
-  s->channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  s->channel = grpc::CreateCustomChannel(address, credentials, args);
   if (!s->channel->WaitForConnected(std::chrono::system_clock::now() + timeout))
-    return unavailable("cannot connect to cuzk at " + address + " (is `cuzk serve` running?)");
+    return unavailable("cannot connect to cuzk at " + address +
+                       (tls ? " over TLS (is `cuzk serve` running, with TLS, and does its certificate verify?)"
+                            : " (is `cuzk serve` running?)"));
   s->stub = v1::ProvingEngine::NewStub(s->channel);
   return std::unique_ptr<Client>(new Client(std::move(s)));
 }
@@ -145,6 +178,7 @@ StatusOr<StatusReply> Client::status() {
   r.completed = resp.total_proofs_completed();
   r.failed = resp.total_proofs_failed();
   r.uptime_s = resp.uptime_seconds();
+  r.json = resp.status_json();
   return r;
 }
 

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -107,16 +108,31 @@ class TomlReader {
     return ok_status();
   }
 
-  // Unknown sections and keys, as warnings.
+  // A section no reader asked about is an error: its settings would be lost
+  // ([[circuit]] for [[circuits]] would leave the daemon without circuits).
+  Status check_unknown_sections() const {
+    for (const auto& [name, node] : root_) {
+      std::string section(name.str());
+      if (section == "circuits" || known_.count(section)) continue;
+      std::string known;
+      for (const auto& [k, keys] : known_) known += " " + k;
+      const std::string shape = node.is_array_of_tables() ? "[[" + section + "]]" : "[" + section + "]";
+      const std::string close = closest_section(section);
+      return invalid_argument("unknown section " + shape +
+                              (close.empty() ? "" : " (did you mean [" + std::string(close == "circuits" ? "[" : "") +
+                                                        close + (close == "circuits" ? "]" : "") + "]?)") +
+                              "; the sections are" + known + " circuits");
+    }
+    return ok_status();
+  }
+
+  // Unknown keys of known sections, as warnings.
   void report_unknown(std::vector<std::string>* warnings) const {
     for (const auto& [name, node] : root_) {
       std::string section(name.str());
       if (section == "circuits") continue;  // checked per entry
       auto k = known_.find(section);
-      if (k == known_.end()) {
-        warnings->push_back("unknown section [" + section + "] (ignored)");
-        continue;
-      }
+      if (k == known_.end()) continue;  // check_unknown_sections() refused it
       if (const toml::table* t = node.as_table())
         for (const auto& [key, v] : *t)
           if (!k->second.count(std::string(key.str())))
@@ -125,6 +141,29 @@ class TomlReader {
   }
 
  private:
+  // A known section name within two edits of `name`, or "".
+  std::string closest_section(const std::string& name) const {
+    std::vector<std::string> names = {"circuits"};
+    for (const auto& [k, keys] : known_) names.push_back(k);
+    for (const std::string& k : names)
+      if (edit_distance(name, k) <= 2) return k;
+    return "";
+  }
+  static size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diag = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  }
+
   static Status type_error(const std::string& section, const std::string& key, const char* want) {
     return invalid_argument(section + "." + key + ": expected " + want);
   }
@@ -135,7 +174,11 @@ class TomlReader {
 Status read_server(TomlReader& r, ServerConfig& c) {
   RETURN_IF_ERROR(r.str("server", "listen", &c.listen));
   RETURN_IF_ERROR(r.str("server", "status_listen", &c.status_listen));
+  if (c.status_listen == "off") c.status_listen.clear();  // as --status-listen off
   RETURN_IF_ERROR(r.boolean("server", "allow_remote", &c.allow_remote));
+  RETURN_IF_ERROR(r.str("server", "tls_cert", &c.tls_cert));
+  RETURN_IF_ERROR(r.str("server", "tls_key", &c.tls_key));
+  RETURN_IF_ERROR(r.str("server", "tls_client_ca", &c.tls_client_ca));
   RETURN_IF_ERROR(r.str("server", "log_level", &c.log_level));
   RETURN_IF_ERROR(r.uint("server", "shutdown_grace_ms", &c.shutdown_grace_ms, 0, 86'400'000));
   RETURN_IF_ERROR(r.size("server", "max_message_bytes", &c.max_message_bytes));
@@ -158,6 +201,7 @@ Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c) {
   }
   if (total == 0) return invalid_argument("memory.total_budget: must be > 0");
   c.engine.total_budget_bytes = total;
+  RETURN_IF_ERROR(r.boolean("memory", "trim_when_idle", &c.engine.trim_memory_when_idle));
   return ok_status();
 }
 
@@ -175,7 +219,25 @@ Status read_engine(TomlReader& r, ServerConfig& c) {
   RETURN_IF_ERROR(r.str("pipeline", "backend", &backend));
   if (backend != "auto" && backend != "cpu" && backend != "cuda")
     return invalid_argument("pipeline.backend: \"" + backend + "\" is not one of auto, cpu, cuda");
-  if (backend == "cuda") return invalid_argument("pipeline.backend: this build has no CUDA backend");
+  if (backend != "auto") e.devices = {backend};
+  // devices = "auto" | "cpu" | "cuda" | "cuda:0,cuda:1" (checked when the engine starts).
+  std::string devices;
+  RETURN_IF_ERROR(r.str("pipeline", "devices", &devices));
+  if (!devices.empty()) {
+    e.devices.clear();
+    size_t at = 0;
+    while (at <= devices.size()) {
+      size_t comma = devices.find(',', at);
+      std::string d = devices.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      while (!d.empty() && d.front() == ' ') d.erase(d.begin());
+      while (!d.empty() && d.back() == ' ') d.pop_back();
+      if (d.empty()) return invalid_argument("pipeline.devices: empty entry in \"" + devices + "\"");
+      e.devices.push_back(d);
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+  }
+  RETURN_IF_ERROR(r.size("pipeline", "vram_limit", &e.vram_limit_bytes));
   RETURN_IF_ERROR(r.uint("scheduler", "max_queued_jobs", &e.max_queued_jobs, 1, 1'000'000));
   RETURN_IF_ERROR(r.uint("scheduler", "max_batch_size", &e.max_batch_size, 1, 1024));
   RETURN_IF_ERROR(r.uint("scheduler", "max_batch_wait_ms", &e.max_batch_wait_ms, 0, 60'000));
@@ -296,7 +358,7 @@ ServerConfig default_config(const ConfigEnv& env) {
                                                   : "/tmp/cuzk-" + std::to_string(env.uid) + "-cache";
   c.engine.cache_dir = cache;
   c.engine.total_budget_bytes = env.mem_total_bytes > 2 * kGiB ? env.mem_total_bytes - 2 * kGiB : 8 * kGiB;
-  c.engine.devices = {"cpu0"};
+  c.engine.devices = {"auto"};
   engine::CircuitSpec demo;
   demo.id = "demo";
   demo.demo = true;
@@ -324,6 +386,7 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
   RETURN_IF_ERROR(read_circuits(root, c, warnings));
   RETURN_IF_ERROR(read_demo(r, c));
   RETURN_IF_ERROR(r.check_section_types());
+  RETURN_IF_ERROR(r.check_unknown_sections());
   r.report_unknown(warnings);
   return c;
 }
@@ -349,6 +412,10 @@ Status validate_config(const ServerConfig& c) {
   if (grpc_addr.is_tcp() && !c.allow_remote && !grpc_addr.is_loopback())
     return invalid_argument("server.listen: " + c.listen + " is not a loopback address; set server.allow_remote = true "
                             "to listen on it");
+  if (c.tls_cert.empty() != c.tls_key.empty())
+    return invalid_argument("server.tls_cert and server.tls_key: give both (TLS) or neither (plaintext)");
+  if (!c.tls_client_ca.empty() && c.tls_cert.empty())
+    return invalid_argument("server.tls_client_ca: needs server.tls_cert and server.tls_key");
   if (!c.status_listen.empty()) {
     ASSIGN_OR_RETURN(ListenAddress http_addr, parse_listen_address(c.status_listen, "server.status_listen"));
     if (!http_addr.is_tcp()) return invalid_argument("server.status_listen: must be host:port");
@@ -357,6 +424,54 @@ Status validate_config(const ServerConfig& c) {
                               " is not a loopback address; set server.allow_remote = true to listen on it");
   }
   return c.engine.validate();
+}
+
+namespace {
+
+void listener_warnings(const ServerConfig& c, std::vector<std::string>* out) {
+  auto grpc_addr = parse_listen_address(c.listen, "server.listen");
+  if (grpc_addr.ok() && !grpc_addr->is_loopback()) {
+    if (c.tls_cert.empty())
+      out->push_back("server.listen: " + c.listen +
+                     " is reachable from other machines in PLAINTEXT, without authentication: anyone who can "
+                     "reach it can submit jobs, cancel them and read proofs and public inputs. Set "
+                     "server.tls_cert and server.tls_key (and server.tls_client_ca to require client "
+                     "certificates), or listen on a loopback address or a unix socket");
+    else if (c.tls_client_ca.empty())
+      out->push_back("server.listen: " + c.listen +
+                     " is reachable from other machines over TLS, but any client may call it; set "
+                     "server.tls_client_ca to require client certificates");
+  }
+  if (c.status_listen.empty()) return;
+  auto http_addr = parse_listen_address(c.status_listen, "server.status_listen");
+  if (http_addr.ok() && !http_addr->is_loopback())
+    out->push_back("server.status_listen: " + c.status_listen +
+                   " is reachable from other machines: /status shows job ids, circuit ids and errors to "
+                   "anyone, in plaintext");
+}
+
+}  // namespace
+
+std::vector<std::string> config_warnings(const ServerConfig& c, unsigned hardware_threads) {
+  std::vector<std::string> out;
+  listener_warnings(c, &out);
+  const engine::EngineConfig& e = c.engine;
+  constexpr uint64_t kSmallestUsefulBudget = uint64_t(16) << 20;
+  if (e.total_budget_bytes < kSmallestUsefulBudget)
+    out.push_back("memory.total_budget: " + std::to_string(e.total_budget_bytes) +
+                  " bytes is below 16 MiB: no proving key with a partition fits, and every job will be refused");
+  if (e.key_host_budget_bytes && e.key_host_budget_bytes > e.total_budget_bytes)
+    out.push_back("keys.host_budget: " + std::to_string(e.key_host_budget_bytes) +
+                  " bytes is more than memory.total_budget (" + std::to_string(e.total_budget_bytes) +
+                  "), which is the limit that applies");
+  const unsigned hw = std::max(1u, hardware_threads);
+  if (e.prover_threads > 4 * hw)
+    out.push_back("pipeline.prover_threads: " + std::to_string(e.prover_threads) + " threads on a machine with " +
+                  std::to_string(hw) + " hardware threads; 0 uses them all, more only adds switching");
+  if (e.preparation_workers + e.workers_per_device * e.devices.size() + e.finalizer_threads > 16 * hw)
+    out.push_back("pipeline: preparation_workers, workers_per_device and finalizer_threads add up to far more "
+                  "workers than the machine's " + std::to_string(hw) + " hardware threads can serve");
+  return out;
 }
 
 StatusOr<uint64_t> parse_size(const std::string& text) {

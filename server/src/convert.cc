@@ -96,7 +96,12 @@ void status_to_proto(const engine::EngineStatus& s, uint64_t pinned_bytes, uint6
 
 grpc::Status to_grpc(const Status& s) {
   if (s.ok()) return grpc::Status::OK;
-  return grpc::Status(grpc::StatusCode(int(s.code())), s.message());
+  std::string message = s.message();
+  if (message.size() > kMaxStatusMessageBytes) {
+    message.resize(kMaxStatusMessageBytes);
+    message += "...(message cut)";
+  }
+  return grpc::Status(grpc::StatusCode(int(s.code())), std::move(message));
 }
 
 }  // namespace cuzk::server

@@ -13,6 +13,10 @@ engine::JobRequest job_request_from_proto(v1::SubmitProofRequest& req);
 void result_to_proto(const engine::JobResult& result, v1::AwaitProofResponse* out);
 void status_to_proto(const engine::EngineStatus& status, uint64_t pinned_bytes, uint64_t pinned_limit,
                      v1::GetStatusResponse* out);
+// The status message travels in a header (grpc-message), which clients
+// limit (grpc-js: 8 KiB of metadata; a larger answer never arrives, and the
+// channel's next calls time out). Messages are cut to this many bytes.
+constexpr size_t kMaxStatusMessageBytes = 1024;
 grpc::Status to_grpc(const Status& status);
 
 }  // namespace cuzk::server

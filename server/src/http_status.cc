@@ -3,9 +3,11 @@
 #include <httplib.h>
 
 #include <nlohmann/json.hpp>
-#include <thread>
+#include <cstring>
 
 #include "cuzk/server/server.h"
+#include "http_front.h"
+#include "status_page.h"
 
 namespace cuzk::server {
 namespace {
@@ -39,7 +41,7 @@ json job_json(const engine::JobStatus& j) {
               {"kind", engine::proof_kind_name(j.kind)},
               {"priority", engine::priority_name(j.priority)},
               {"state", engine::job_state_name(j.state)},
-              {"outcome", engine::job_outcome_name(j.outcome)},
+              {"outcome", j.state == engine::JobState::kDone ? json(engine::job_outcome_name(j.outcome)) : json()},
               {"age_s", j.age_s},
               {"error_message", j.error_message},
               {"partitions", parts}};
@@ -80,6 +82,7 @@ std::string status_json(const engine::EngineStatus& s) {
                        {"budget_peak_bytes", s.budget_peak_bytes}}},
            {"proofs", {{"completed", s.proofs_completed}, {"failed", s.proofs_failed}, {"cancelled", s.proofs_cancelled}}},
            {"devices", s.devices},
+           {"prover_threads", s.prover_threads},
            {"queues", queues},
            {"workers", workers},
            {"keys", keys},
@@ -87,41 +90,84 @@ std::string status_json(const engine::EngineStatus& s) {
   return out.dump(2) + "\n";
 }
 
+namespace {
+
+// A request already read in full, answered in memory.
+class MemoryStream : public httplib::Stream {
+ public:
+  explicit MemoryStream(const HttpHead& head) : head_(head) {}
+  bool is_readable() const override { return true; }
+  bool is_writable() const override { return true; }
+  ssize_t read(char* p, size_t n) override {
+    n = std::min(n, head_.bytes.size() - pos_);
+    std::memcpy(p, head_.bytes.data() + pos_, n);
+    pos_ += n;
+    return ssize_t(n);
+  }
+  ssize_t write(const char* p, size_t n) override {
+    out_.append(p, n);
+    return ssize_t(n);
+  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    ip = head_.peer_ip;
+    port = head_.peer_port;
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    ip.clear();
+    port = 0;
+  }
+  socket_t socket() const override { return INVALID_SOCKET; }
+  std::string& out() { return out_; }
+
+ private:
+  const HttpHead& head_;
+  size_t pos_ = 0;
+  std::string out_;
+};
+
+// httplib's routing (Get handlers) and response writing, without its
+// network loop (HttpFront does the network).
+class Routes : public httplib::Server {
+ public:
+  std::string answer(const HttpHead& head) {
+    MemoryStream stream(head);
+    bool closed = true;
+    if (!process_request(stream, /*close_connection=*/true, closed, nullptr) && stream.out().empty())
+      return http_plain_response(400, "Bad Request", "malformed request\n");
+    return std::move(stream.out());
+  }
+};
+
+}  // namespace
+
 struct StatusHttp::State {
-  httplib::Server http;
-  std::thread thread;
+  Routes http;
+  std::unique_ptr<HttpFront> front;
 };
 
 StatusOr<std::unique_ptr<StatusHttp>> StatusHttp::start(const std::string& host, uint16_t port,
-                                                        engine::Engine* engine) {
+                                                        engine::Engine* engine, HttpLimits limits) {
   std::unique_ptr<StatusHttp> s(new StatusHttp());
   s->state_ = std::make_unique<State>();
   httplib::Server& http = s->state_->http;
+  http.Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(std::string(status_page_html()), "text/html; charset=utf-8");
+  });
   http.Get("/status", [engine](const httplib::Request&, httplib::Response& res) {
     res.set_content(status_json(engine->status()), "application/json");
   });
   http.Get("/metrics", [engine](const httplib::Request&, httplib::Response& res) {
     res.set_content(engine->metrics_text(), "text/plain; version=0.0.4");
   });
-  // SO_REUSEADDR only (the library's default adds SO_REUSEPORT, which would
-  // let a second daemon share the port).
-  http.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
-  int bound = port == 0 ? http.bind_to_any_port(host) : (http.bind_to_port(host, port) ? port : -1);
-  if (bound < 0) return unavailable("cannot listen for HTTP on " + host + ":" + std::to_string(port));
-  s->address_ = host + ":" + std::to_string(bound);
-  s->state_->thread = std::thread([st = s->state_.get()] { st->http.listen_after_bind(); });
-  // stop() before the loop runs would be lost: wait until it is serving.
-  for (int i = 0; i < 2000 && !http.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  Routes* routes = &s->state_->http;
+  ASSIGN_OR_RETURN(s->state_->front,
+                   HttpFront::start(host, port, limits, [routes](const HttpHead& head) { return routes->answer(head); }));
+  s->address_ = host + ":" + std::to_string(s->state_->front->port());
   return s;
 }
 
 void StatusHttp::stop() {
-  if (!state_) return;
-  state_->http.stop();
-  if (state_->thread.joinable()) state_->thread.join();
+  if (state_ && state_->front) state_->front->stop();
 }
 
 StatusHttp::~StatusHttp() { stop(); }

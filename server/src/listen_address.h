@@ -14,6 +14,9 @@ struct ListenAddress {
   std::string host;       // set for TCP
   uint16_t port = 0;
   bool is_tcp() const { return unix_path.empty(); }
+  // A unix socket, "localhost", or an IPv4/IPv6 address in 127.0.0.0/8, ::1
+  // or ::ffff:127.0.0.0/104. Host names other than localhost are not
+  // loopback (they resolve wherever DNS says).
   bool is_loopback() const;
   // The form gRPC takes: unix:///path or host:port.
   std::string grpc_uri() const;

@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <mutex>
+#include <thread>
 
 #include "cuzk/base/log.h"
 #include "http_status.h"
@@ -14,6 +17,10 @@
 #include "service.h"
 
 namespace cuzk::server {
+
+// How long a closing daemon answers every call UNAVAILABLE before its
+// listener closes.
+constexpr std::chrono::milliseconds kClosingWindow(300);
 
 class Server::Impl {
  public:
@@ -32,13 +39,45 @@ class Server::Impl {
   Status start_http();
 };
 
+namespace {
+
+// A PEM file named by a config key. Errors: FAILED_PRECONDITION naming both.
+StatusOr<std::string> read_pem(const std::string& path, const char* key) {
+  constexpr size_t kMaxPemBytes = 1 << 20;
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) return failed_precondition(std::string(key) + ": cannot read " + path);
+  if (text.empty() || text.size() > kMaxPemBytes || text.find("-----BEGIN ") == std::string::npos)
+    return failed_precondition(std::string(key) + ": " + path + " is not a PEM file");
+  return text;
+}
+
+// gRPC's own TLS when server.tls_cert is set, else plaintext.
+StatusOr<std::shared_ptr<grpc::ServerCredentials>> server_credentials(const ServerConfig& c) {
+  if (c.tls_cert.empty()) return grpc::InsecureServerCredentials();
+  grpc::SslServerCredentialsOptions o(c.tls_client_ca.empty()
+                                          ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+                                          : GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY);
+  grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
+  ASSIGN_OR_RETURN(pair.cert_chain, read_pem(c.tls_cert, "server.tls_cert"));
+  ASSIGN_OR_RETURN(pair.private_key, read_pem(c.tls_key, "server.tls_key"));
+  o.pem_key_cert_pairs.push_back(std::move(pair));
+  if (!c.tls_client_ca.empty()) {
+    ASSIGN_OR_RETURN(o.pem_root_certs, read_pem(c.tls_client_ca, "server.tls_client_ca"));
+  }
+  return grpc::SslServerCredentials(o);
+}
+
+}  // namespace
+
 Status Server::Impl::start_grpc() {
   ASSIGN_OR_RETURN(grpc_listen, parse_listen_address(config.listen, "server.listen"));
+  ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials, server_credentials(config));
   if (!grpc_listen.is_tcp()) RETURN_IF_ERROR(prepare_unix_socket(grpc_listen.unix_path));
   service = std::make_unique<ProvingService>(engine.get());
   grpc::ServerBuilder builder;
   int selected_port = 0;
-  builder.AddListeningPort(grpc_listen.grpc_uri(), grpc::InsecureServerCredentials(), &selected_port);
+  builder.AddListeningPort(grpc_listen.grpc_uri(), credentials, &selected_port);
   builder.RegisterService(service.get());
   builder.SetMaxReceiveMessageSize(int(config.max_message_bytes));
   builder.SetMaxSendMessageSize(int(config.max_message_bytes));
@@ -86,8 +125,10 @@ StatusOr<std::unique_ptr<Server>> Server::start(const ServerConfig& config) {
     if (!impl->grpc_listen.is_tcp()) ::unlink(impl->grpc_listen.unix_path.c_str());
     return http;
   }
-  CUZK_LOG(Info) << "cuzk serving cuzk.v1 on " << impl->grpc_address
+  CUZK_LOG(Info) << "cuzk serving cuzk.v1 on " << impl->grpc_address << (config.tls_cert.empty() ? "" : " (TLS)")
                  << (impl->status_address.empty() ? "" : ", status on http://" + impl->status_address);
+  for (const std::string& w : config_warnings(config, std::thread::hardware_concurrency()))
+    CUZK_LOG(Warn) << "WARNING: " << w;
   return std::unique_ptr<Server>(new Server(std::move(impl)));
 }
 
@@ -107,7 +148,12 @@ bool Server::shutdown(std::chrono::milliseconds grace) {
     CUZK_LOG(Warn) << "grace period over; cancelling the jobs still running";
     e.cancel_all("the daemon is shutting down");
   }
-  // Waiting callers have their answers now; give them a moment to be sent.
+  // Waiting callers have their answers now. For a moment every new call is
+  // answered UNAVAILABLE, so that clients still calling learn of the
+  // shutdown from an answer: calls caught by the listener closing were cut
+  // off as CANCELLED.
+  impl_->service->close();
+  std::this_thread::sleep_for(kClosingWindow);
   impl_->grpc->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   impl_->grpc->Wait();
   if (impl_->http) impl_->http->stop();

@@ -5,15 +5,28 @@
 
 #include "convert.h"
 #include "cuzk/base/log.h"
+#include "cuzk/server/server.h"
 
 namespace cuzk::server {
 namespace {
 
 constexpr uint64_t kAwaitSliceMs = 250;
+// A timeout_ms of this or more (about 35 years) means "until the job ends":
+// larger values overflow a steady_clock duration (UINT64_MAX ms became a
+// TIMEOUT after the first slice).
+constexpr uint64_t kForeverMs = uint64_t(1) << 40;
 
 std::string grpc_code_name(grpc::StatusCode c) { return std::string(status_code_name(StatusCode(int(c)))); }
 
 }  // namespace
+
+ProvingService::ProvingService(engine::Engine* engine) : engine_(engine) {
+  MetricsRegistry& m = engine_->metrics();
+  m.describe("cuzk_rpc_total", MetricType::kCounter, "gRPC calls answered, by method and status code.");
+  for (const char* method : {"SubmitProof", "AwaitProof", "Prove", "CancelProof", "GetStatus", "GetMetrics",
+                             "PreloadSRS", "EvictSRS"})
+    m.add_counter("cuzk_rpc_total", 0, std::string("method=\"") + method + "\",code=\"OK\"");
+}
 
 grpc::Status ProvingService::count(const char* method, grpc::Status s) {
   engine_->metrics().add_counter("cuzk_rpc_total", 1,
@@ -26,6 +39,7 @@ grpc::Status ProvingService::count(const char* method, grpc::Status s) {
 
 grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* req,
                                          v1::SubmitProofResponse* resp) {
+  if (closing_.load()) return count("SubmitProof", shutting_down());
   v1::SubmitProofRequest copy = *req;
   auto r = engine_->submit(job_request_from_proto(copy));
   if (!r.ok()) return count("SubmitProof", to_grpc(r.status()));
@@ -37,6 +51,7 @@ grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitP
 
 grpc::Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,
                                       v1::AwaitProofResponse* resp) {
+  if (timeout_ms >= kForeverMs) timeout_ms = 0;
   auto start = std::chrono::steady_clock::now();
   while (true) {
     uint64_t slice = kAwaitSliceMs;
@@ -58,6 +73,10 @@ grpc::Status ProvingService::wait_for(grpc::ServerContext* ctx, const std::strin
   }
 }
 
+grpc::Status ProvingService::shutting_down() {
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE, "the daemon is shutting down");
+}
+
 grpc::Status ProvingService::too_many_waiting() {
   return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                       std::to_string(kMaxWaitingCalls) +
@@ -67,6 +86,7 @@ grpc::Status ProvingService::too_many_waiting() {
 
 grpc::Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const v1::AwaitProofRequest* req,
                                         v1::AwaitProofResponse* resp) {
+  if (closing_.load()) return count("AwaitProof", shutting_down());
   if (req->job_id().empty())
     return count("AwaitProof", grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "job_id is empty"));
   WaitSlot slot(waiting_);
@@ -75,6 +95,7 @@ grpc::Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const v1::Awai
 }
 
 grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req, v1::ProveResponse* resp) {
+  if (closing_.load()) return count("Prove", shutting_down());
   WaitSlot slot(waiting_);
   if (!slot.held()) return count("Prove", too_many_waiting());  // before submitting: nothing is queued
   v1::SubmitProofRequest copy = req->submit();
@@ -85,6 +106,7 @@ grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequ
 
 grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelProofRequest* req,
                                          v1::CancelProofResponse* resp) {
+  if (closing_.load()) return count("CancelProof", shutting_down());
   auto r = engine_->cancel(req->job_id());
   if (!r.ok()) return count("CancelProof", to_grpc(r.status()));
   resp->set_was_running(*r);
@@ -93,19 +115,23 @@ grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelP
 
 grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatusRequest*,
                                        v1::GetStatusResponse* resp) {
+  if (closing_.load()) return count("GetStatus", shutting_down());
   engine::EngineStatus s = engine_->status();
   status_to_proto(s, s.budget_used_bytes, s.budget_total_bytes, resp);
+  resp->set_status_json(status_json(s));
   return count("GetStatus", grpc::Status::OK);
 }
 
 grpc::Status ProvingService::GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*,
                                         v1::GetMetricsResponse* resp) {
+  if (closing_.load()) return count("GetMetrics", shutting_down());
   resp->set_prometheus_text(engine_->metrics_text());
   return count("GetMetrics", grpc::Status::OK);
 }
 
 grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadSrsRequest* req,
                                         v1::PreloadSrsResponse* resp) {
+  if (closing_.load()) return count("PreloadSRS", shutting_down());
   auto r = engine_->preload(req->circuit_id());
   if (!r.ok()) return count("PreloadSRS", to_grpc(r.status()));
   resp->set_already_loaded(r->already_loaded);
@@ -115,6 +141,7 @@ grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadS
 
 grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRequest* req,
                                       v1::EvictSrsResponse* resp) {
+  if (closing_.load()) return count("EvictSRS", shutting_down());
   auto r = engine_->evict(req->circuit_id());
   if (!r.ok()) return count("EvictSRS", to_grpc(r.status()));
   resp->set_was_loaded(r->was_loaded);

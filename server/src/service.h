@@ -20,7 +20,13 @@ class ProvingService final : public v1::ProvingEngine::Service {
   static constexpr int kMaxRpcThreads = 512;
   static constexpr int kMaxWaitingCalls = 384;
 
-  explicit ProvingService(engine::Engine* engine) : engine_(engine) {}
+  // Declares cuzk_rpc_total (HELP, TYPE, each method at 0).
+  explicit ProvingService(engine::Engine* engine);
+
+  // From now on every call is answered UNAVAILABLE at once (the daemon is
+  // about to close its listener: clients learn it from an answer instead of
+  // a call cut off). Thread-safe.
+  void close() { closing_.store(true); }
 
   grpc::Status SubmitProof(grpc::ServerContext* ctx, const v1::SubmitProofRequest* req,
                            v1::SubmitProofResponse* resp) override;
@@ -62,9 +68,11 @@ class ProvingService final : public v1::ProvingEngine::Service {
     const bool held_;
   };
   static grpc::Status too_many_waiting();
+  static grpc::Status shutting_down();
 
   engine::Engine* engine_;
   std::atomic<int> waiting_{0};
+  std::atomic<bool> closing_{false};
 };
 
 }  // namespace cuzk::server

@@ -98,14 +98,39 @@ r1cs = "/k/x.r1cs"
 
 TEST(Config, UnknownKeysAreWarnedAbout) {
   std::vector<std::string> warnings;
-  auto c = parse_config("[server]\nlisten_addr = \"x\"\n[gpu]\nfoo = 1\n[[circuits]]\nid = \"a\"\nzkey = \"/a\"\nsize = 3\n",
-                        "t", env(), &warnings);
+  auto c = parse_config("[server]\nlisten_addr = \"x\"\n[[circuits]]\nid = \"a\"\nzkey = \"/a\"\nsize = 3\n", "t", env(),
+                        &warnings);
   ASSERT_TRUE(c.ok());
-  ASSERT_EQ(warnings.size(), 3u);
-  std::string all = warnings[0] + warnings[1] + warnings[2];
+  ASSERT_EQ(warnings.size(), 2u);
+  std::string all = warnings[0] + warnings[1];
   EXPECT_NE(all.find("server.listen_addr"), std::string::npos);
-  EXPECT_NE(all.find("[gpu]"), std::string::npos);
   EXPECT_NE(all.find("circuits[0].size"), std::string::npos);
+}
+
+// An unknown section would lose all its settings ([[circuit]] would leave
+// the daemon with no circuit): an error, with the likely intended name.
+TEST(Config, UnknownSectionsAreErrors) {
+  std::vector<std::string> w;
+  auto c = parse_config("[[circuit]]\nid = \"a\"\nzkey = \"/a\"\n", "t", env(), &w);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(c.status().message().find("unknown section [[circuit]]"), std::string::npos) << c.status().message();
+  EXPECT_NE(c.status().message().find("did you mean [[circuits]]?"), std::string::npos) << c.status().message();
+  c = parse_config("[servr]\nlisten = \"x\"\n", "t", env(), &w);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("did you mean [server]?"), std::string::npos) << c.status().message();
+  c = parse_config("[frobnicate]\nx = 1\n", "t", env(), &w);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("unknown section [frobnicate]; the sections are"), std::string::npos)
+      << c.status().message();
+}
+
+TEST(Config, StatusListenOffMeansNoStatusServer) {
+  std::vector<std::string> w;
+  auto c = parse_config("[server]\nstatus_listen = \"off\"\n", "t", env(), &w);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(c->status_listen, "");
+  EXPECT_TRUE(validate_config(*c).ok());
 }
 
 TEST(Config, InvalidValuesNameTheKey) {

@@ -47,7 +47,7 @@ grep -q "cannot listen for gRPC" "$dir/clash.err"
 grep -q "verified 1 proof(s)" "$dir/prove.out"
 grep -q '"pi_a"' "$dir/proof.json"
 "$cuzk" prove --local --config "$dir/cuzk.toml" --circuit demo --wtns "$dir/w.wtns" --vk "$dir/vk.json" | grep "verified" > /dev/null
-"$cuzk" status --addr "$addr" | grep "key demo: HOT" > /dev/null
+"$cuzk" status --addr "$addr" | grep -E "^  demo +HOT " > /dev/null
 "$cuzk" status --addr "$addr" --metrics | grep "cuzk_proofs_completed_total" > /dev/null
 "$cuzk" evict demo --addr "$addr" | grep "evicted" > /dev/null
 "$cuzk" preload demo --addr "$addr" | grep "loaded in" > /dev/null
@@ -55,7 +55,7 @@ grep -q '"pi_a"' "$dir/proof.json"
 grep -q '"proofs":4' "$dir/bench.json"
 if "$cuzk" cancel job-404 --addr "$addr" 2>/dev/null; then echo "cancel of an unknown job succeeded"; exit 1; fi
 "$cuzk" status --addr "$addr" | grep -q "CPU backend, 2 threads"  # pipeline.prover_threads, not the core count
-job=$(sed -n 's/^\(job-[0-9]*\): .*/\1/p' "$dir/prove.out" | head -1)
+job=$(sed -n 's/^\(job-[a-z0-9]*-[0-9]*\): .*/\1/p' "$dir/prove.out" | head -1)
 "$cuzk" cancel "$job" --addr "$addr" | grep -q "already finished keeps its result"
 
 # Outputs that cannot work are refused before proving, and nothing is written:

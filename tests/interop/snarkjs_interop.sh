@@ -9,6 +9,10 @@
 #   - a circuit whose unused private input circom dropped from the wires (unused.circom)
 # Inputs are drawn fresh each run. Usage: snarkjs_interop.sh CUZK NODE_MODULES WORKDIR
 set -euo pipefail
+if [[ ! -x $2/.bin/snarkjs || ! -x $2/.bin/circom2 ]]; then
+  echo "SKIP: the Node test packages (snarkjs, circom2) are not installed in $2; scripts/setup.sh --test installs them"
+  exit 77
+fi
 CUZK=$(realpath "$1")
 NODE_MODULES=$(realpath "$2")
 WORK=$3
@@ -125,6 +129,33 @@ for name in tiny nopub unused; do
     "$CUZK" prove --params $name.params --r1cs $name.r1cs --wtns $name.bad.wtns --proof $name.bad.proof.out
   check_fails "$name: ... and no proof file was written" test -e $name.bad.proof.out
 done
+
+echo "interop: snarkjs's command lines (cuzk groth16 prove|verify)"
+check "cuzk groth16 prove, snarkjs's argument order" \
+  "$CUZK" groth16 prove tiny.s.zkey tiny.wtns tiny.g.proof.json tiny.g.public.json
+check "snarkjs verifies it" snarkjs_verify tiny.s.vk.json tiny.g.public.json tiny.g.proof.json
+check "cuzk groth16 verify accepts snarkjs's proof" \
+  "$CUZK" groth16 verify tiny.s.vk.json tiny.s.public.json tiny.s.proof.json
+check_fails "cuzk groth16 verify rejects a tampered proof" \
+  "$CUZK" groth16 verify tiny.s.vk.json tiny.c.public.json tiny.bad.proof.json
+
+echo "interop: files for another curve, and .ptau files, named for what they are"
+check "inspect: a bls12381 .ptau and its power" bash -c "'$CUZK' inspect pot.ptau > ptau.txt && grep -q '^curve: bls12381$' ptau.txt && grep -q '^power: 8 ' ptau.txt && grep -q 'phase 2 (Lagrange sections 12-15): yes' ptau.txt"
+snarkjs powersoftau new bn128 5 bn0.ptau >/dev/null
+snarkjs powersoftau contribute bn0.ptau bn1.ptau --name=test -e="$(rand)" >/dev/null
+snarkjs powersoftau prepare phase2 bn1.ptau bn.ptau >/dev/null
+check "inspect: a bn128 .ptau" bash -c "'$CUZK' inspect bn.ptau | grep -q '^curve: bn128 (BN254; not supported'"
+mkdir -p bn && cp "$HERE/circuits/tiny.circom" bn/
+(cd bn && circom2 tiny.circom --r1cs --wasm -o . >/dev/null)  # circom's default prime: BN254
+snarkjs wtns calculate bn/tiny_js/tiny.wasm tiny.in.json tiny.bn.wtns >/dev/null
+snarkjs groth16 setup bn/tiny.r1cs bn.ptau tiny.bn.zkey >/dev/null
+check "inspect: a BN254 .zkey, said to be unsupported" \
+  bash -c "'$CUZK' inspect tiny.bn.zkey > bnzkey.txt && grep -q '^curve: bn128' bnzkey.txt && grep -q '^supported by cuzk: no$' bnzkey.txt && grep -q '^public inputs (nPublic, ONE excluded): 2$' bnzkey.txt"
+check "inspect: BN254 .r1cs and .wtns" bash -c "'$CUZK' inspect bn/tiny.r1cs | grep -q '^curve: bn128' && '$CUZK' inspect tiny.bn.wtns | grep -q '^curve: bn128'"
+check_fails "cuzk prove refuses the BN254 key" "$CUZK" prove --zkey tiny.bn.zkey --wtns tiny.bn.wtns --proof bn.json
+check "... naming the curve and the way out" grep -q "BN254 (bn128), not BLS12-381.*circom --prime bls12381" "$last_log"
+check_fails "a BN254 witness with a BLS12-381 key is refused" "$CUZK" prove --zkey tiny.s.zkey --wtns tiny.bn.wtns
+check "... with the --prime bls12381 hint" grep -q "circom --prime bls12381" "$last_log"
 
 check_fails "a key of another circuit is refused (--r1cs given)" \
   "$CUZK" prove --zkey nopub.k.zkey --r1cs tiny.r1cs --wtns tiny.wtns --proof wrongkey.json

@@ -11,9 +11,24 @@
 
 namespace cuzk {
 
+// What tells one version of a file from another without reading it.
+struct FileIdentity {
+  uint64_t device = 0, inode = 0, size = 0;
+  int64_t mtime_ns = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+
+// The identity of the file at `path` now. Errors: as MappedFile::open.
+StatusOr<FileIdentity> file_identity(const std::string& path);
+
 // A read-only, private mapping of a whole file. Move-only; unmaps on
 // destruction. An empty file maps to an empty span (no mapping is made).
 // Thread-safe for concurrent reads.
+//
+// A file that shrinks while mapped (truncated, or rewritten in place) does
+// not crash its readers: the pages past its new end read as zeros from the
+// first such read on, and faulted() turns true. Whoever decoded or used the
+// bytes checks check_intact() afterwards and discards what it built.
 class MappedFile {
  public:
   // Errors: NOT_FOUND / PERMISSION_DENIED / INTERNAL with the path and strerror.
@@ -30,6 +45,14 @@ class MappedFile {
   size_t size() const { return size_; }
   ByteSpan bytes() const { return ByteSpan(data_, size_); }
   const std::string& path() const { return path_; }
+  // The file as it was when mapped.
+  const FileIdentity& identity() const { return identity_; }
+
+  // Whether a read went past the file's end since it was mapped (those
+  // bytes read as zeros). Lock-free; safe from any thread.
+  bool faulted() const;
+  // DATA_LOSS naming the file when faulted().
+  Status check_intact() const;
 
   // Hints that the whole mapping will be read soon, in order (madvise
   // WILLNEED + SEQUENTIAL). Purely advisory.
@@ -41,6 +64,8 @@ class MappedFile {
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;
   std::string path_;
+  FileIdentity identity_;
+  int guard_slot_ = -1;
 };
 
 // Writes `<path>.partial.<pid>.<n>` (a name of its own) through a buffer and
@@ -85,5 +110,12 @@ class FileWriter {
 
 // Writes `bytes` to `path` through a FileWriter (atomic replace).
 Status write_file(const std::string& path, ByteSpan bytes);
+
+// Removes the partial files (`<name>.partial.<pid>.<n>`) in `dir`, not
+// recursively, that FileWriters of processes no longer running left behind
+// (a writer killed before its commit). Files of running processes, this one
+// included, are left alone. Returns how many were removed. A missing
+// directory is no error. Errors: the directory cannot be read.
+StatusOr<size_t> remove_stale_partials(const std::string& dir);
 
 }  // namespace cuzk

@@ -7,17 +7,33 @@
 #include <cstdint>
 #include <limits>
 
+#include "cuzk/base/status.h"
+
 namespace cuzk {
 
 class OsRng {
  public:
   using result_type = uint64_t;
+  // Where the bytes come from: getrandom(2) by default; tests pass a source
+  // that fails. Returns the bytes written, or -1 with errno set.
+  using Source = long (*)(void* buf, size_t bytes, unsigned flags);
+
+  OsRng() = default;
+  explicit OsRng(Source source) : source_(source) {}
   static constexpr result_type min() { return 0; }
   static constexpr result_type max() { return std::numeric_limits<uint64_t>::max(); }
-  // Aborts the process if the OS CSPRNG fails: proofs must never be made with
-  // weak randomness.
+
+  // Fills buf from the OS CSPRNG. Errors: UNAVAILABLE naming the errno when
+  // the source fails (proofs must never be made with weak randomness, so
+  // there is no fallback).
+  Status try_fill(void* buf, size_t bytes) const;
+  // A UniformRandomBitGenerator cannot return an error: operator() throws
+  // std::system_error when the source fails (the engine's workers turn an
+  // exception into a failed job; nothing aborts the process).
   result_type operator()();
-  static void fill(void* buf, size_t bytes);
+
+ private:
+  Source source_ = nullptr;  // null: getrandom
 };
 
 // splitmix64-seeded xoshiro256**; not cryptographic.

@@ -69,12 +69,20 @@ inline Status deadline_exceeded(std::string m) { return {StatusCode::kDeadlineEx
 // An I/O failure: message plus strerror(errno_value).
 Status io_error(std::string message, int errno_value);
 
-// StatusOr<T>: a T or a non-OK Status.
+// `text` in double quotes for a message or a log line, bounded: at most
+// max_bytes of it, then "...(N bytes)"; quotes, backslashes and bytes that
+// are not printable ASCII are escaped (\", \\, \xNN). Strings from outside
+// (ids in requests) go into messages only through this.
+std::string bounded_quote(std::string_view text, size_t max_bytes = 64);
+
+// StatusOr<T>: a T or a non-OK Status. Built from an OK status (a
+// programming error: there is no value), it holds INTERNAL instead, in every
+// build, so that the error is never mistaken for success.
 template <class T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(const Status& s) : v_(s) { assert(!s.ok() && "StatusOr from OK status"); }  // NOLINT
-  StatusOr(Status&& s) : v_(std::move(s)) { assert(!std::get<Status>(v_).ok()); }      // NOLINT
+  StatusOr(const Status& s) : v_(s.ok() ? ok_without_value() : s) {}                     // NOLINT
+  StatusOr(Status&& s) : v_(s.ok() ? ok_without_value() : std::move(s)) {}               // NOLINT
   StatusOr(const T& t) : v_(t) {}                                                       // NOLINT
   StatusOr(T&& t) : v_(std::move(t)) {}                                                 // NOLINT
   template <class U>
@@ -94,6 +102,9 @@ class [[nodiscard]] StatusOr {
   const T* operator->() const { return &value(); }
 
  private:
+  static Status ok_without_value() {
+    return Status(StatusCode::kInternal, "a StatusOr was built from an OK status (no value)");
+  }
   std::variant<Status, T> v_;
 };
 

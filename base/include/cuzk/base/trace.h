@@ -23,11 +23,19 @@ struct HistogramData {
   double last_s = 0;
 };
 
+enum class MetricType { kCounter, kGauge, kHistogram };
+
 class MetricsRegistry {
  public:
   MetricsRegistry() = default;
   MetricsRegistry(const MetricsRegistry&) = delete;
   MetricsRegistry& operator=(const MetricsRegistry&) = delete;
+
+  // Declares a family: its "# HELP" and "# TYPE" lines are written from now
+  // on, before it has any series. An unlabeled counter or gauge so declared
+  // is also written at 0 until it moves; labeled series appear when first
+  // touched (add_counter(name, 0, labels) makes one present at 0).
+  void describe(std::string_view name, MetricType type, std::string_view help);
 
   // Names follow Prometheus rules ([a-zA-Z_:][a-zA-Z0-9_:]*); labels are
   // pre-rendered, e.g. `kind="porep"`. All methods are thread-safe.
@@ -39,12 +47,21 @@ class MetricsRegistry {
   double gauge(std::string_view name, std::string_view labels = {}) const;
   HistogramData histogram(std::string_view name, std::string_view labels = {}) const;
 
-  // Every metric in Prometheus text exposition format.
+  // Every metric in Prometheus text exposition format (version 0.0.4): one
+  // family after another in name order, each with its "# HELP" (when
+  // described) and "# TYPE" lines first.
   std::string render_prometheus() const;
 
  private:
   using Key = std::pair<std::string, std::string>;  // name, labels
+  struct Family {
+    MetricType type = MetricType::kCounter;
+    std::string help;
+  };
+  void render_family(const std::string& name, std::string& out) const;  // REQUIRES: mu_ held
+
   mutable std::mutex mu_;
+  std::map<std::string, Family> families_;   // GUARDED_BY(mu_)
   std::map<Key, double> counters_;           // GUARDED_BY(mu_)
   std::map<Key, double> gauges_;             // GUARDED_BY(mu_)
   std::map<Key, HistogramData> histograms_;  // GUARDED_BY(mu_)

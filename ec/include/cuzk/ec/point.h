@@ -8,10 +8,12 @@
 //   Jacobian<C> = {x, y, z}          (x/z^2, y/z^3);            infinity: z = 0
 //   Xyzz<C>     = {x, y, zz, zzz}    (x/zz, y/zzz), zz^3 = zzz^2; infinity: zz = 0
 //
-// Formulas follow the Explicit-Formulas Database names (a = 0); costs count
-// field multiplications M and squarings S (additions are not counted).
-// Nothing here is constant time.
+// The addition and doubling formulas are ec/formulas.h, the one text the
+// device code (ec/cuda/point.cuh) uses too; costs count field
+// multiplications M and squarings S. Nothing here is constant time.
 #pragma once
+
+#include "cuzk/ec/formulas.h"
 
 namespace cuzk::ec {
 
@@ -52,65 +54,14 @@ struct Jacobian {
   Jacobian operator-() const { return Jacobian{x, -y, z}; }
 
   // dbl-2009-l: 2M + 5S.
-  Jacobian dbl() const {
-    if (is_infinity()) return *this;
-    Field a = x.square();
-    Field b = y.square();
-    Field c = b.square();
-    Field d = ((x + b).square() - a - c).dbl();
-    Field e = a.dbl() + a;
-    Field f = e.square();
-    Jacobian r;
-    r.x = f - d.dbl();
-    r.y = e * (d - r.x) - c.dbl().dbl().dbl();
-    r.z = (y * z).dbl();
-    return r;
-  }
+  Jacobian dbl() const { return formulas::jacobian_dbl(*this); }
 
   // add-2007-bl: 11M + 5S. Handles infinity operands, P + P and P + (−P).
-  friend Jacobian operator+(const Jacobian& p, const Jacobian& q) {
-    if (p.is_infinity()) return q;
-    if (q.is_infinity()) return p;
-    Field z1z1 = p.z.square();
-    Field z2z2 = q.z.square();
-    Field u1 = p.x * z2z2;
-    Field u2 = q.x * z1z1;
-    Field s1 = p.y * q.z * z2z2;
-    Field s2 = q.y * p.z * z1z1;
-    Field h = u2 - u1;
-    Field rr = (s2 - s1).dbl();
-    if (h.is_zero()) return rr.is_zero() ? p.dbl() : identity();
-    Field i = h.dbl().square();
-    Field j = h * i;
-    Field v = u1 * i;
-    Jacobian r;
-    r.x = rr.square() - j - v.dbl();
-    r.y = rr * (v - r.x) - (s1 * j).dbl();
-    r.z = ((p.z + q.z).square() - z1z1 - z2z2) * h;
-    return r;
-  }
+  friend Jacobian operator+(const Jacobian& p, const Jacobian& q) { return formulas::jacobian_add(p, q); }
 
   // madd-2007-bl (second operand affine, Z2 = 1): 7M + 4S. Handles infinity,
   // P + P and P + (−P).
-  friend Jacobian operator+(const Jacobian& p, const Affine<C>& q) {
-    if (q.is_infinity()) return p;
-    if (p.is_infinity()) return from_affine(q);
-    Field z1z1 = p.z.square();
-    Field u2 = q.x * z1z1;
-    Field s2 = q.y * p.z * z1z1;
-    Field h = u2 - p.x;
-    Field rr = (s2 - p.y).dbl();
-    if (h.is_zero()) return rr.is_zero() ? p.dbl() : identity();
-    Field hh = h.square();
-    Field i = hh.dbl().dbl();
-    Field j = h * i;
-    Field v = p.x * i;
-    Jacobian r;
-    r.x = rr.square() - j - v.dbl();
-    r.y = rr * (v - r.x) - (p.y * j).dbl();
-    r.z = (p.z + h).square() - z1z1 - hh;
-    return r;
-  }
+  friend Jacobian operator+(const Jacobian& p, const Affine<C>& q) { return formulas::jacobian_add_affine(p, q); }
   friend Jacobian operator+(const Affine<C>& q, const Jacobian& p) { return p + q; }
   friend Jacobian operator-(const Jacobian& p, const Jacobian& q) { return p + (-q); }
   friend Jacobian operator-(const Jacobian& p, const Affine<C>& q) { return p + (-q); }
@@ -162,82 +113,21 @@ struct Xyzz {
 
   // mdbl-2008-s-1 (doubling of an affine point, the P + P case of the mixed
   // addition): 4M + 3S.
-  static Xyzz dbl_affine(const Affine<C>& a) {
-    if (a.is_infinity()) return identity();
-    Field u = a.y.dbl();
-    Field v = u.square();
-    Field w = u * v;
-    Field s = a.x * v;
-    Field xx = a.x.square();
-    Field m = xx.dbl() + xx;
-    Xyzz r;
-    r.x = m.square() - s.dbl();
-    r.y = m * (s - r.x) - w * a.y;
-    r.zz = v;
-    r.zzz = w;
-    return r;
-  }
+  static Xyzz dbl_affine(const Affine<C>& a) { return formulas::xyzz_dbl_affine<Xyzz>(a); }
 
   // dbl-2008-s-1: 6M + 3S.
-  Xyzz dbl() const {
-    if (is_infinity()) return *this;
-    Field u = y.dbl();
-    Field v = u.square();
-    Field w = u * v;
-    Field s = x * v;
-    Field xx = x.square();
-    Field m = xx.dbl() + xx;
-    Xyzz r;
-    r.x = m.square() - s.dbl();
-    r.y = m * (s - r.x) - w * y;
-    r.zz = v * zz;
-    r.zzz = w * zzz;
-    return r;
-  }
+  Xyzz dbl() const { return formulas::xyzz_dbl(*this); }
 
   // madd-2008-s: 8M + 2S. Handles infinity operands, P + P (doubling) and
   // P + (−P) (infinity).
   Xyzz& operator+=(const Affine<C>& q) {
-    if (q.is_infinity()) return *this;
-    if (is_infinity()) return *this = from_affine(q);
-    Field u2 = q.x * zz;
-    Field s2 = q.y * zzz;
-    Field p = u2 - x;
-    Field r = s2 - y;
-    if (p.is_zero()) return *this = r.is_zero() ? dbl_affine(q) : identity();
-    Field pp = p.square();
-    Field ppp = p * pp;
-    Field qq = x * pp;
-    Field x3 = r.square() - ppp - qq.dbl();
-    y = r * (qq - x3) - y * ppp;
-    x = x3;
-    zz *= pp;
-    zzz *= ppp;
+    formulas::xyzz_add_affine(*this, q);
     return *this;
   }
   Xyzz& operator-=(const Affine<C>& q) { return *this += -q; }
 
   // add-2008-s: 12M + 2S. Handles infinity operands, P + P and P + (−P).
-  friend Xyzz operator+(const Xyzz& a, const Xyzz& b) {
-    if (a.is_infinity()) return b;
-    if (b.is_infinity()) return a;
-    Field u1 = a.x * b.zz;
-    Field u2 = b.x * a.zz;
-    Field s1 = a.y * b.zzz;
-    Field s2 = b.y * a.zzz;
-    Field p = u2 - u1;
-    Field r = s2 - s1;
-    if (p.is_zero()) return r.is_zero() ? a.dbl() : identity();
-    Field pp = p.square();
-    Field ppp = p * pp;
-    Field qq = u1 * pp;
-    Xyzz out;
-    out.x = r.square() - ppp - qq.dbl();
-    out.y = r * (qq - out.x) - s1 * ppp;
-    out.zz = a.zz * b.zz * pp;
-    out.zzz = a.zzz * b.zzz * ppp;
-    return out;
-  }
+  friend Xyzz operator+(const Xyzz& a, const Xyzz& b) { return formulas::xyzz_add(a, b); }
   Xyzz& operator+=(const Xyzz& b) { return *this = *this + b; }
 
   // Same point: X1·ZZ2 = X2·ZZ1 and Y1·ZZZ2 = Y2·ZZZ1. Cost: 4M.

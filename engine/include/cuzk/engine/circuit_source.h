@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/base/status.h"
@@ -42,8 +43,14 @@ struct LoadedCircuit {
   // known; a failed check names the constraint.
   std::optional<r1cs::Circuit> check_circuit;
   std::shared_ptr<const groth16::PreparedVerifyingKey> pvk;
+  // Mapped files that arrays of the key view while it is HOT (a precompiled
+  // circuit is used in place). A file shrinking under the key is seen by
+  // check_files(), never as a crash.
+  std::vector<std::shared_ptr<const MappedFile>> files;
 
   uint64_t host_bytes() const;
+  // DATA_LOSS naming the first of `files` that changed while in use.
+  Status check_files() const;
 };
 
 class CircuitSource {
@@ -61,9 +68,11 @@ class CircuitSource {
 };
 
 struct SourceOptions {
-  bool check_points = true;  // subgroup checks on load
+  // Subgroup checks of every key point on load; a key whose content passed
+  // them once is recorded in <cache_dir>/checked-keys and not checked again.
+  bool check_points = true;
   ThreadPool* pool = nullptr;
-  std::string cache_dir;     // demo circuits
+  std::string cache_dir;     // demo circuits, the record of checked keys
 };
 
 // The source for a validated spec. Demo circuits are generated here when

@@ -57,6 +57,10 @@ struct EngineConfig {
   // Host memory the engine may reserve: proving keys in the HOT tier plus the
   // working sets of the partitions in flight. REQUIRES: > 0.
   uint64_t total_budget_bytes = uint64_t(8) << 30;
+  // When no job is unfinished, give the allocator's free memory back to the
+  // OS (malloc_trim): large job buffers otherwise stay in per-thread heaps
+  // and the RSS stays high after a burst.
+  bool trim_memory_when_idle = true;
   // Cap on HOT-tier key bytes (0: limited only by the total budget).
   uint64_t key_host_budget_bytes = 0;
   // Cap on DEVICE-tier key bytes (0 without a GPU backend).
@@ -70,7 +74,11 @@ struct EngineConfig {
   uint32_t workers_per_device = 2;
   uint32_t finalizer_threads = 1;
   uint32_t prover_threads = 0;  // compute pool size; 0 = all hardware threads
-  std::vector<std::string> devices = {"cpu0"};
+  // auto (every CUDA device, else the CPU), cpu, cuda (every CUDA device) or
+  // cuda:N; see make_devices.
+  std::vector<std::string> devices = {"auto"};
+  // Device memory the engine may use per GPU (0: its free memory at start).
+  uint64_t vram_limit_bytes = 0;
 
   uint32_t max_queued_jobs = 1024;  // unfinished jobs; beyond: RESOURCE_EXHAUSTED
   uint32_t max_batch_size = 1;      // partitions of one circuit a prover worker takes at once

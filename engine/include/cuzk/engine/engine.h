@@ -137,7 +137,9 @@ class Engine {
   StatusOr<SubmitResult> submit(JobRequest request);
 
   // Waits for the job; with a timeout (nullopt = forever) an unfinished job
-  // gives outcome kTimeout and keeps running. Errors: NOT_FOUND.
+  // gives outcome kTimeout and keeps running. A timeout beyond 2^40 ms
+  // (about 31 years) is taken as forever, a negative one as zero.
+  // Errors: NOT_FOUND.
   StatusOr<JobResult> await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout);
 
   // Cancels a job in any state; its queued partitions and their memory are

@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -65,6 +66,10 @@ class KeyLease {
   const LoadedCircuit* operator->() const { return circuit_.get(); }
   const LoadedCircuit& operator*() const { return *circuit_; }
   explicit operator bool() const { return circuit_ != nullptr; }
+  // Keeps the loaded key's memory alive without holding the reference: a
+  // device that attached the key (and views its host points) holds this, so
+  // that an eviction never frees memory a device still reads.
+  std::shared_ptr<const LoadedCircuit> share() const { return circuit_; }
   void reset();
 
  private:
@@ -78,7 +83,8 @@ class KeyLease {
 
 class KeyManager {
  public:
-  // REQUIRES: budget outlives the manager; source ids unique.
+  // REQUIRES: budget outlives the manager and is not yet shared (the manager
+  // listens to its releases); source ids unique.
   KeyManager(std::vector<std::unique_ptr<CircuitSource>> sources, MemoryBudget* budget, KeyManagerOptions options,
              MetricsRegistry* metrics);
   ~KeyManager();
@@ -91,11 +97,28 @@ class KeyManager {
   // unknown id, FAILED_PRECONDITION when the files cannot be read.
   StatusOr<CircuitInfo> info(const std::string& id);
 
-  // The HOT key with a reference held, loading it first when needed (one
-  // load at a time per key; concurrent callers wait for it). *waited_ms gets
-  // the time this call spent waiting for a load. Errors: NOT_FOUND,
-  // FAILED_PRECONDITION (the key does not load), RESOURCE_EXHAUSTED (it can
-  // never fit the budget), CANCELLED (cancelled() turned true).
+  // What a piece of work is admitted with: its key, referenced, and its
+  // working memory, reserved.
+  struct Admission {
+    KeyLease key;
+    Reservation work;
+  };
+
+  // Admits work on circuit `id` that needs `work_bytes` of memory besides the
+  // key: returns once the key is HOT with a reference held and work_bytes
+  // are reserved, loading the key first when needed (one load at a time per
+  // key; others that need it wait for that load). Nothing is held while
+  // waiting, so admissions never wait on each other's holdings; they are
+  // served first come, first served, and when memory or keys.host_budget is
+  // short, unreferenced HOT keys idle for at least min_idle_ms are demoted,
+  // least recently used first. So an admission whose key and work fit the
+  // budget at all is always served in the end. *waited_ms gets the time
+  // spent. Errors: NOT_FOUND, FAILED_PRECONDITION or DATA_LOSS (the key does
+  // not load), RESOURCE_EXHAUSTED (key plus work can never fit), CANCELLED
+  // (cancelled() turned true, or close()).
+  StatusOr<Admission> admit(const std::string& id, uint64_t work_bytes, const std::function<bool()>& cancelled,
+                            double* waited_ms = nullptr);
+  // admit(id, 0, ...) without the empty reservation.
   StatusOr<KeyLease> acquire(const std::string& id, const std::function<bool()>& cancelled,
                              double* waited_ms = nullptr);
 
@@ -113,6 +136,17 @@ class KeyManager {
   // FAILED_PRECONDITION while it is referenced or loading.
   StatusOr<EvictResult> evict(const std::string& id);
 
+  // The key `circuit` of `id` was found damaged in use (a file it maps
+  // changed): it is dropped to COLD once its last reference ends, and the
+  // next admission loads it again from the files. A key already reloaded is
+  // left alone.
+  void invalidate(const std::string& id, const LoadedCircuit* circuit);
+
+  // Wakes waiting admissions so that they look at cancelled() again.
+  void wake();
+  // Ends every wait with CANCELLED, now and later (shutting down).
+  void close();
+
   std::vector<KeyStatus> status() const;
   uint64_t hot_bytes() const;
   // The bytes the key holds when HOT, else what loading it will reserve
@@ -122,15 +156,23 @@ class KeyManager {
  private:
   friend class KeyLease;
   struct Entry;
+  struct Waiter;
   using Clock = std::chrono::steady_clock;
 
   void release(const std::string& id);
-  Status load_entry(Entry& e, std::unique_lock<std::mutex>& lock, const std::function<bool()>& cancelled);
-  Status reserve_for(Entry& e, uint64_t bytes, std::unique_lock<std::mutex>& lock,
-                     const std::function<bool()>& cancelled, Reservation* out);
-  bool demote_one_idle(const Entry* except);  // REQUIRES: mu_ held
-  void demote(Entry& e);                       // REQUIRES: mu_ held
-  void publish_gauges();                       // REQUIRES: mu_ held
+  Status check_fits(const Entry& e, uint64_t work_bytes) const;
+  // REQUIRES for the rest: mu_ held.
+  Status wait_for_admission(Waiter& w, std::unique_lock<std::mutex>& lock, const std::function<bool()>& cancelled);
+  bool first_in_line(const Waiter& w) const;
+  enum class Turn { kAdmitted, kLoad, kNoRoom };
+  Turn try_admit(Waiter& w);
+  Status load_entry(Entry& e, std::unique_lock<std::mutex>& lock, Reservation key_reservation);
+  StatusOr<std::shared_ptr<const LoadedCircuit>> decode(Entry& e, std::unique_lock<std::mutex>& lock);
+  void keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> loaded, Reservation reservation, Clock::time_point start);
+  bool demote_one_idle(const Entry* except);
+  void demote(Entry& e);
+  void drop_if_stale(Entry& e);
+  void publish_gauges();
 
   MemoryBudget* budget_;
   KeyManagerOptions options_;
@@ -138,7 +180,9 @@ class KeyManager {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, std::unique_ptr<Entry>> entries_;  // GUARDED_BY(mu_); the map itself is fixed
+  std::list<Waiter*> waiters_;                             // GUARDED_BY(mu_): in arrival order
   uint64_t hot_bytes_ = 0;                                 // GUARDED_BY(mu_)
+  bool closed_ = false;                                    // GUARDED_BY(mu_)
 };
 
 }  // namespace cuzk::engine

@@ -30,6 +30,8 @@ class Reservation {
   // Gives back min(bytes, this->bytes()) now (a buffer was freed).
   void release(uint64_t bytes);
   void release_all() { release(bytes_); }
+  // Moves min(bytes, this->bytes()) into a reservation of its own.
+  Reservation split(uint64_t bytes);
 
  private:
   friend class MemoryBudget;
@@ -59,6 +61,11 @@ class MemoryBudget {
   // Wakes every waiter; later waits fail with CANCELLED.
   void close();
 
+  // Called after every give-back, without the budget's lock held, so that
+  // whoever waits for memory elsewhere can look again. REQUIRES: set before
+  // the budget is shared; `listener` must not reserve.
+  void set_release_listener(std::function<void()> listener);
+
   uint64_t total() const { return total_; }
   uint64_t used() const;
   uint64_t peak() const;  // highest used() seen
@@ -69,6 +76,7 @@ class MemoryBudget {
   void give_back(uint64_t bytes);
 
   const uint64_t total_;
+  std::function<void()> release_listener_;  // fixed once the budget is shared
   mutable std::mutex mu_;
   std::condition_variable cv_;
   uint64_t used_ = 0;     // GUARDED_BY(mu_)

@@ -55,5 +55,7 @@ Priority effective_priority(ProofKind kind, Priority requested);
 
 // Whether the kind is one of the wire enum's values.
 bool is_known_kind(int kind);
+// Whether the priority is one of the wire enum's values (unspecified included).
+bool is_known_priority(int priority);
 
 }  // namespace cuzk::engine

@@ -27,9 +27,11 @@ struct SchedKey {
   Priority priority = Priority::kNormal;
   uint64_t job_seq = 0;
   uint32_t index = 0;
-  // True when this key is served before `other`.
+  // True when this key is served before `other` (no arithmetic on the
+  // priority: any int orders, higher first).
   bool before(const SchedKey& other) const {
-    return std::tuple(-int(priority), job_seq, index) < std::tuple(-int(other.priority), other.job_seq, other.index);
+    if (priority != other.priority) return int(priority) > int(other.priority);
+    return std::tuple(job_seq, index) < std::tuple(other.job_seq, other.index);
   }
 };
 

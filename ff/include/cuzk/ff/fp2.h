@@ -33,6 +33,7 @@ struct Fp2 {
 
   Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
   // (c0 + c1)(c0 - c1) + 2·c0·c1·u: 2M.
+  Fp2 sqr() const { return square(); }  // the name the shared curve formulas use (ec/formulas.h)
   Fp2 square() const {
     Fp t = c0 * c1;
     return {(c0 + c1) * (c0 - c1), t.dbl()};

@@ -105,6 +105,7 @@ class MontField {
 
   MontField dbl() const { return *this + *this; }
   MontField square() const { return *this * *this; }
+  MontField sqr() const { return square(); }  // the name the shared curve formulas use (ec/formulas.h)
   // Halving: x/2 mod p.
   MontField half() const {
     MontField r = *this;

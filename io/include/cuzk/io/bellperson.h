@@ -38,7 +38,9 @@ inline constexpr size_t kProofBytes = 192;
 // Decodes a VK from the start of `bytes` (trailing bytes are left alone;
 // *consumed, when given, receives the VK's length). Every point is checked
 // canonical and on the curve, in the subgroup unless `check` is kSkip; IC
-// points at infinity are rejected (as bellperson does). Errors name the
+// points at infinity are rejected (as bellperson does), and so are gamma_g2
+// and delta_g2 at infinity (a key anyone could forge proofs for; in .params
+// delta_g1 too, which blinds proofs). Errors name the
 // field and byte offset.
 StatusOr<groth16::VerifyingKey> parse_vk(ByteSpan bytes, ec::SubgroupCheck check = ec::SubgroupCheck::kCheck,
                                          uint64_t* consumed = nullptr);
@@ -70,12 +72,18 @@ struct ParamsLayout {
 StatusOr<ParamsLayout> scan_params(ByteSpan file);
 
 struct ParamsReadOptions {
-  // Subgroup checks on every point (the CLI's --no-check turns them off for
-  // trusted files). Canonical coordinates, on-curve and "not infinity" are
-  // always checked.
+  // Subgroup checks on every point. Canonical coordinates, on-curve and "not
+  // infinity" are always checked, and the verifying key's points are always
+  // checked to be in the subgroup (cheap); off, the bulk query points skip
+  // the subgroup test and the caller checks what it makes from them
+  // (key_check.h).
   bool check_subgroup = true;
   ThreadPool* pool = nullptr;  // default_thread_pool() when null
 };
+
+// Begins the message of every error that says the file's counts do not fit
+// the density given (the key belongs to another circuit).
+inline constexpr const char* kNotThisCircuit = "the key does not fit the circuit: ";
 
 // Reads a .params file into a ProvingKey with layout kBellperson. The file
 // holds only the points of variables with a non-zero A (B) polynomial, so the

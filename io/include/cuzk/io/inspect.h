@@ -16,6 +16,7 @@ enum class FileKind {
   kR1cs,        // circom constraint system (iden3 "r1cs")
   kWtns,        // circom witness (iden3 "wtns")
   kPtau,        // powers of tau (iden3 "ptau")
+  kPrecompiled, // cuzk precompiled circuit ("CUZKR1CS", r1cs/precompiled.h)
   kParams,      // bellperson parameter file
   kVk,          // bellperson verifying key
   kProofs,      // 192·k bytes of compressed Groth16 proofs
@@ -26,16 +27,20 @@ enum class FileKind {
 
 const char* file_kind_name(FileKind kind);
 
-// Detection: iden3 magic; JSON text by its top-level shape (object with
+// Detection: iden3 magic; the precompiled circuit's magic; JSON text by its top-level shape (object with
 // "pi_a" / "vk_alpha_1", array); a positive multiple of 192 bytes whose first
 // byte has the compression flag (0x80) → proofs; 868 + 96·ic_len bytes with a
 // matching ic_len → .vk; a VK followed by five vectors that fit → .params.
 FileKind detect_file_kind(ByteSpan bytes);
 
-// "kind: ...", curve, counts, sizes; for iden3 containers every section's id,
-// name, payload offset and size. Errors: NOT_FOUND etc. from opening the
-// file; INVALID_ARGUMENT for an unrecognised or damaged file.
-StatusOr<std::string> inspect_file(const std::string& path);
+// "kind: ...", curve (files for BN254 are described and said to be
+// unsupported), counts, sizes; for iden3 containers every section's id,
+// name, payload offset and size; for .ptau files the power. With `json`, the
+// same as one JSON object (snake_case keys; "sections" an array). Errors:
+// NOT_FOUND etc. from opening the file; INVALID_ARGUMENT for an
+// unrecognised or damaged file, naming the path.
+StatusOr<std::string> inspect_file(const std::string& path, bool json = false);
 StatusOr<std::string> inspect_bytes(ByteSpan bytes);
+StatusOr<std::string> inspect_bytes_json(ByteSpan bytes);
 
 }  // namespace cuzk::io

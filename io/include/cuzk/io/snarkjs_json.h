@@ -4,7 +4,8 @@
 // ["1", "0"]] (c0 first), infinity G1 = ["0", "1", "0"] (ec/json_codec.h).
 //
 //   proof.json:  {"pi_a": G1, "pi_b": G2, "pi_c": G1, "protocol": "groth16", "curve": "bls12381"}
-//   public.json: ["x1", ..., "xk"]  (outputs, then public inputs; ONE omitted)
+//   public.json: ["x1", ..., "xk"]  (outputs, then public inputs; ONE omitted);
+//                for several proofs (ours): [["x1", ...], ["y1", ...]]
 //   verification_key.json: {"protocol", "curve", "nPublic", "vk_alpha_1",
 //     "vk_beta_2", "vk_gamma_2", "vk_delta_2", "vk_alphabeta_12", "IC"}
 //
@@ -36,7 +37,13 @@ StatusOr<groth16::Proof> proof_from_json(std::string_view text, ec::SubgroupChec
 std::string public_inputs_to_json(std::span<const ff::Fr> inputs);
 // An array of decimal strings (unsigned JSON integers are accepted too); each
 // value must be < r, otherwise the error names its index.
+// An array of arrays (one list per proof) is refused, saying so.
 StatusOr<std::vector<ff::Fr>> public_inputs_from_json(std::string_view text);
+// The public inputs of a multi-proof file: one array per proof, in proof
+// order ([["x1", ...], ["y1", ...]]). The reader also takes a flat array (one
+// proof's list) and returns it as the only list.
+std::string public_input_lists_to_json(std::span<const std::vector<ff::Fr>> lists);
+StatusOr<std::vector<std::vector<ff::Fr>>> public_input_lists_from_json(std::string_view text);
 
 // ---- verification_key.json ----------------------------------------------
 // vk_alphabeta_12 = e(alpha_1, beta_2) is computed with cuzk::pairing (the
@@ -57,6 +64,8 @@ StatusOr<groth16::Proof> read_proof_json(const std::string& path);
 Status write_proof_json(const std::string& path, const groth16::Proof& proof);
 StatusOr<std::vector<ff::Fr>> read_public_json(const std::string& path);
 Status write_public_json(const std::string& path, std::span<const ff::Fr> inputs);
+StatusOr<std::vector<std::vector<ff::Fr>>> read_public_json_lists(const std::string& path);
+Status write_public_json_lists(const std::string& path, std::span<const std::vector<ff::Fr>> lists);
 StatusOr<groth16::VerifyingKey> read_vk_json(const std::string& path);
 Status write_vk_json(const std::string& path, const groth16::VerifyingKey& vk);
 

@@ -30,8 +30,10 @@ namespace cuzk::io {
 
 struct ReadOptions {
   // Subgroup checks on every point. Points are always checked to be on the
-  // curve with canonical coordinates (cheap); turn this off only for trusted
-  // files (the subgroup test costs ~130 doublings per G1 point).
+  // curve with canonical coordinates, and the verifying key's points (alpha,
+  // beta, gamma, delta, IC) to be in the subgroup (cheap). Off, the bulk
+  // query points skip the subgroup test (~130 doublings per G1 point), and
+  // the caller checks what it makes from them (key_check.h).
   bool check_points = true;
   // Pool for the parallel decode; default_thread_pool() when null.
   ThreadPool* pool = nullptr;
@@ -108,8 +110,9 @@ struct ZkeyContents {
 // BLS12-381), missing sections, section sizes against the header counts
 // (before anything is allocated), coefficient entries (matrix, row < domain,
 // wire < nVars, value < r, per-input rows present), points (canonical
-// coordinates, on the curve; in the subgroup unless !check_points), B1 and
-// B2 infinite at the same wires.
+// coordinates, on the curve; in the subgroup unless !check_points; the
+// verifying key's always in the subgroup, gamma and delta not infinity), B1
+// and B2 infinite at the same wires.
 StatusOr<ZkeyContents> read_zkey(const std::string& path, const ReadOptions& options = {});
 StatusOr<ZkeyContents> parse_zkey(ByteSpan file, const ReadOptions& options = {});
 

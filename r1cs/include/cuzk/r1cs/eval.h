@@ -18,10 +18,17 @@ namespace cuzk::r1cs {
 // `pool` when given.
 Status validate(const Circuit& circuit, ThreadPool* pool = nullptr);
 
+// What a failed satisfaction check may say. Witness values are secrets of
+// whoever asked for the proof: messages that can reach a log carry indices
+// only; a local tool may ask for the values when debugging a circuit.
+enum class SatisfiedDetail { kIndices, kValues };
+
 // Checks |w| = num_vars, w[0] = 1 and a_i·b_i = c_i for every row.
 // Errors: INVALID_ARGUMENT; for a violated row the message starts
-// "constraint <i> is not satisfied", i being the smallest such index.
-Status is_satisfied(const Circuit& circuit, std::span<const Fr> w, ThreadPool* pool = nullptr);
+// "constraint <i> is not satisfied", i being the smallest such index (with
+// kValues, followed by <A,w>·<B,w> and <C,w>).
+Status is_satisfied(const Circuit& circuit, std::span<const Fr> w, ThreadPool* pool = nullptr,
+                    SatisfiedDetail detail = SatisfiedDetail::kIndices);
 
 // a = A·w, b = B·w, c = C·w over the circuit's rows (no per-input rows).
 // Coefficients 1 and −1 cost an addition; others one Fr multiplication.

@@ -74,6 +74,8 @@ struct LoadOptions {
 // DATA_LOSS for a payload checksum mismatch and INVALID_ARGUMENT from
 // validate(); every message starts with the path.
 StatusOr<Circuit> load_precompiled(const std::string& path, const LoadOptions& options = {});
+// The same over a file the caller mapped (and may watch: MappedFile::faulted()).
+StatusOr<Circuit> load_precompiled(std::shared_ptr<const MappedFile> file, const LoadOptions& options = {});
 StatusOr<PrecompiledHeader> read_precompiled_header(const std::string& path);
 
 // Writes the circuit (atomic replace of `path`).

@@ -26,17 +26,28 @@ struct SubmitArgs {
 };
 
 struct StatusReply {
-  std::string text;  // human-readable summary of GetStatus
+  std::string text;  // human-readable summary of GetStatus's standard fields
+  std::string json;  // the daemon's whole status as GET /status serves it (empty from older daemons)
   uint64_t completed = 0, failed = 0, uptime_s = 0;
+};
+
+// TLS for a connection to a daemon with server.tls_cert set.
+struct ClientTls {
+  std::string ca_file;               // PEM roots the server's certificate must chain to ("" = the system's)
+  std::string cert_file, key_file;   // a client certificate, for a daemon with server.tls_client_ca
+  std::string server_name;           // name to check the certificate for ("" = the address's host)
 };
 
 class Client {
  public:
   // address: unix:///path or host:port. Waits up to connect_timeout for the
-  // channel to become ready. Errors: UNAVAILABLE.
+  // channel to become ready. With `tls`, the channel is TLS. Errors:
+  // UNAVAILABLE (cannot connect, or the TLS handshake failed),
+  // FAILED_PRECONDITION (a TLS file cannot be read).
   static StatusOr<std::unique_ptr<Client>> connect(const std::string& address,
                                                    std::chrono::milliseconds connect_timeout,
-                                                   uint64_t max_message_bytes = uint64_t(128) << 20);
+                                                   uint64_t max_message_bytes = uint64_t(128) << 20,
+                                                   const std::optional<ClientTls>& tls = std::nullopt);
   ~Client();
 
   // Errors carry the server's gRPC status code and message.

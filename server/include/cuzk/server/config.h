@@ -21,6 +21,11 @@ struct ServerConfig {
   std::string status_listen = "127.0.0.1:9821";
   // TCP listeners must be on a loopback address unless this is true.
   bool allow_remote = false;
+  // TLS for the gRPC listener (gRPC's own): PEM files of the certificate
+  // chain and its private key. With tls_client_ca, every client must present
+  // a certificate signed by that CA. Empty: plaintext (warned about when the
+  // listener is reachable from other machines).
+  std::string tls_cert, tls_key, tls_client_ca;
   std::string log_level = "info";
   uint64_t shutdown_grace_ms = 60'000;
   uint64_t max_message_bytes = uint64_t(128) << 20;
@@ -56,6 +61,13 @@ StatusOr<ServerConfig> load_config_file(const std::string& path, const ConfigEnv
 
 // Checks what parse_config cannot see alone (addresses, the engine config).
 Status validate_config(const ServerConfig& config);
+
+// What works but deserves the operator's attention, one line each naming
+// the key: listeners reachable from other machines (above all in
+// plaintext), and values this machine cannot make use of (a budget too
+// small for any key, far more threads than hardware threads).
+// REQUIRES: validate_config(config) is OK.
+std::vector<std::string> config_warnings(const ServerConfig& config, unsigned hardware_threads);
 
 // "16GiB", "512 MiB", "1.5G", "4096" (bytes). Errors: INVALID_ARGUMENT.
 StatusOr<uint64_t> parse_size(const std::string& text);

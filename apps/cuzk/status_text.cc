@@ -1,0 +1,120 @@
+#include "status_text.h"
+
+#include <cstdio>
+
+namespace cuzk::app {
+namespace {
+
+using nlohmann::json;
+
+std::string bytes_text(double n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (n >= 1024 && u < 4) {
+    n /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", n, units[u]);
+  return buf;
+}
+
+std::string seconds_text(double s) {
+  char buf[48];
+  if (s < 60) std::snprintf(buf, sizeof buf, "%.1f s", s);
+  else if (s < 3600) std::snprintf(buf, sizeof buf, "%d min %d s", int(s / 60), int(s) % 60);
+  else std::snprintf(buf, sizeof buf, "%d h %d min", int(s / 3600), int(s) % 3600 / 60);
+  return buf;
+}
+
+// The value at key as text, "" when absent or null.
+std::string str(const json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key) || j[key].is_null()) return "";
+  return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
+}
+double num(const json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0;
+}
+
+void header(const json& s, std::string& o) {
+  const json& p = s.value("proofs", json::object());
+  const json& m = s.value("memory", json::object());
+  o += "cuzk daemon: up " + seconds_text(num(s, "uptime_s")) + "; proofs " + str(p, "completed") + " completed, " +
+       str(p, "failed") + " failed, " + str(p, "cancelled") + " cancelled; memory budget " +
+       bytes_text(num(m, "budget_used_bytes")) + " of " + bytes_text(num(m, "budget_total_bytes")) + " used (peak " +
+       bytes_text(num(m, "budget_peak_bytes")) + ")" + (s.value("shutting_down", false) ? "; SHUTTING DOWN" : "") +
+       "\n";
+}
+
+void devices(const json& s, std::string& o) {
+  for (const json& d : s.value("devices", json::array())) {
+    int workers = 0, busy = 0;
+    std::string jobs;
+    for (const json& w : s.value("workers", json::array())) {
+      if (str(w, "device") != d.get<std::string>()) continue;
+      ++workers;
+      if (str(w, "state") == "busy") {
+        ++busy;
+        jobs += ' ';  // appends: g++ 12 warns (-Wrestrict) on " " + string
+        jobs += str(w, "job_id");
+      }
+    }
+    const std::string name = d.get<std::string>();
+    const std::string backend =
+        name.starts_with("cpu") ? " (CPU backend, " + str(s, "prover_threads") + " threads)" : std::string();
+    o += "device " + name + backend + ": " + (busy ? "busy" : "idle") + ", " + std::to_string(busy) + " of " +
+         std::to_string(workers) + " prover worker(s) busy" + (jobs.empty() ? "" : " (" + jobs.substr(1) + ")") + "\n";
+  }
+}
+
+void circuits(const json& s, std::string& o) {
+  const json& keys = s.value("keys", json::array());
+  o += "circuits: " + std::to_string(keys.size()) + (keys.empty() ? "\n" : "\n");
+  for (const json& k : keys) {
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-24s %-6s %10s  refs %s  loads %s", str(k, "circuit_id").c_str(),
+                  str(k, "tier").c_str(), bytes_text(num(k, "size_bytes")).c_str(), str(k, "ref_count").c_str(),
+                  str(k, "loads").c_str());
+    o += line;
+    if (k.value("loading", false)) o += "  loading " + std::to_string(int(100 * num(k, "load_progress"))) + "%";
+    if (!str(k, "last_error").empty()) o += "  last error: " + str(k, "last_error");
+    o += "\n";
+  }
+}
+
+void jobs(const json& s, size_t max_jobs, std::string& o) {
+  const json& all = s.value("jobs", json::array());
+  for (const json& q : s.value("queues", json::array()))
+    o += "queue " + str(q, "proof_kind") + ": " + str(q, "pending") + " pending, " + str(q, "in_progress") +
+         " in progress\n";
+  if (all.empty()) {
+    o += "jobs: none yet\n";
+    return;
+  }
+  o += "jobs (unfinished first, then the newest):\n";
+  for (size_t n = 0; n < all.size() && n < max_jobs; ++n) {
+    const json& j = all[n];  // the daemon's order
+    const std::string state = str(j, "state") == "done" ? str(j, "outcome") : str(j, "state");
+    const std::string what = str(j, "circuit_id").empty() ? str(j, "kind") : str(j, "circuit_id");
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-22s %-16s %-8s %-14s %zu partition(s), %s ago", str(j, "job_id").c_str(),
+                  what.c_str(), str(j, "priority").c_str(), state.c_str(), j.value("partitions", json::array()).size(),
+                  seconds_text(num(j, "age_s")).c_str());
+    o += line;
+    if (!str(j, "error_message").empty()) o += "\n      error: " + str(j, "error_message");
+    o += "\n";
+  }
+}
+
+}  // namespace
+
+std::string status_text(const json& status, size_t max_jobs) {
+  std::string o;
+  header(status, o);
+  devices(status, o);
+  circuits(status, o);
+  jobs(status, max_jobs, o);
+  return o;
+}
+
+}  // namespace cuzk::app

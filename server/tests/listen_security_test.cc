@@ -1,0 +1,208 @@
+// Who can reach the daemon: loopback decided by parsing addresses, warnings
+// for listeners reachable from other machines, and gRPC's TLS (with and
+// without client certificates) on a real listener. Certificates are made
+// fresh for each run with the openssl command-line tool.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../src/listen_address.h"
+#include "cuzk/engine/circuit_source.h"
+#include "cuzk/groth16/verifier.h"
+#include "cuzk/io/bellperson.h"
+#include "cuzk/io/snarkjs_json.h"
+#include "cuzk/server/client.h"
+#include "cuzk/server/config.h"
+#include "cuzk/server/server.h"
+
+namespace cuzk::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+bool loopback(const std::string& listen) {
+  auto a = parse_listen_address(listen, "server.listen");
+  EXPECT_TRUE(a.ok()) << listen;
+  return a.ok() && a->is_loopback();
+}
+
+TEST(ListenSecurity, LoopbackIsDecidedByParsingTheAddress) {
+  for (const char* yes : {"127.0.0.1:1", "127.1.2.3:1", "localhost:1", "[::1]:1", "[::ffff:127.0.0.1]:1", "unix:///x.sock"})
+    EXPECT_TRUE(loopback(yes)) << yes;
+  for (const char* no : {"127.evil.example:1", "127.0.0.1.nip.io:1", "0.0.0.0:1", "[::]:1", "10.0.0.1:1",
+                         "[::ffff:10.0.0.1]:1", "128.0.0.1:1", "example.com:1", "localhost.example:1"})
+    EXPECT_FALSE(loopback(no)) << no;
+  ServerConfig c = default_config(ConfigEnv{});
+  c.listen = "127.evil.example:9000";
+  Status s = validate_config(c);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("allow_remote"), std::string::npos) << s.message();
+}
+
+TEST(ListenSecurity, ListenersReachableFromOtherMachinesAreWarnedAbout) {
+  ServerConfig c = default_config(ConfigEnv{});
+  c.listen = "127.0.0.1:9000";
+  EXPECT_TRUE(config_warnings(c, 2).empty());
+  c.allow_remote = true;
+  c.listen = "0.0.0.0:9000";
+  auto w = config_warnings(c, 2);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("PLAINTEXT"), std::string::npos) << w[0];
+  c.tls_cert = "cert.pem";
+  c.tls_key = "key.pem";
+  w = config_warnings(c, 2);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("tls_client_ca"), std::string::npos) << w[0];
+  c.tls_client_ca = "ca.pem";
+  EXPECT_TRUE(config_warnings(c, 2).empty());
+  c.status_listen = "0.0.0.0:9821";
+  w = config_warnings(c, 2);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("server.status_listen"), std::string::npos);
+  c.tls_key.clear();
+  EXPECT_EQ(validate_config(c).code(), StatusCode::kInvalidArgument);  // cert without key
+}
+
+TEST(ListenSecurity, ValuesTheMachineCannotUseAreWarnedAbout) {
+  ServerConfig c = default_config(ConfigEnv{});
+  c.listen = "unix:///tmp/x.sock";
+  EXPECT_TRUE(config_warnings(c, 2).empty());
+  c.engine.total_budget_bytes = 1;
+  c.engine.prover_threads = 4096;
+  auto w = config_warnings(c, 2);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0].rfind("memory.total_budget: 1 bytes", 0), 0u) << w[0];
+  EXPECT_EQ(w[1].rfind("pipeline.prover_threads: 4096", 0), 0u) << w[1];
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class TlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::system("command -v openssl > /dev/null") != 0) GTEST_SKIP() << "openssl not installed (scripts/setup.sh --test)";
+    std::string tmpl = (std::filesystem::temp_directory_path() / "cuzk-tls-XXXXXX").string();
+    dir_ = ::mkdtemp(tmpl.data());
+    // A CA, a server certificate for 127.0.0.1 and a client certificate.
+    const std::string script = dir_ + "/make-certs.sh";
+    std::ofstream(script) << "set -e\ncd '" << dir_ << "'\n"
+                          << "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key "
+                             "-out ca.pem -days 2 -subj /CN=cuzk-test-ca 2>/dev/null\n"
+                             "for who in server client; do\n"
+                             "  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout $who.key "
+                             "-out $who.csr -subj /CN=$who 2>/dev/null\n"
+                             "  printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\n' > $who.ext\n"
+                             "  openssl x509 -req -in $who.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out $who.pem "
+                             "-days 2 -extfile $who.ext 2>/dev/null\n"
+                             "done\n";
+    ASSERT_EQ(std::system(("bash '" + script + "'").c_str()), 0);
+  }
+  void TearDown() override {
+    server_.reset();
+    std::error_code ec;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+  }
+
+  ServerConfig config() {
+    ServerConfig c = default_config(read_config_env());
+    c.listen = "127.0.0.1:0";
+    c.status_listen = "";
+    c.engine.cache_dir = dir_ + "/cache";
+    c.engine.total_budget_bytes = uint64_t(1) << 30;
+    c.engine.prover_threads = 2;
+    c.engine.circuits[0].demo_spec.lg_domain = 8;
+    c.engine.circuits[0].demo_spec.num_public_inputs = 2;
+    c.tls_cert = dir_ + "/server.pem";
+    c.tls_key = dir_ + "/server.key";
+    return c;
+  }
+
+  void start(const ServerConfig& c) {
+    auto s = Server::start(c);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    server_ = std::move(*s);
+    engine::DemoFiles f = engine::demo_files(c.engine.circuits[0].demo_spec, c.engine.cache_dir);
+    wtns_ = read_file(f.wtns);
+    vk_ = *io::read_vk_json(f.vk_json);
+  }
+
+  // Connections expected to fail get a short timeout.
+  StatusOr<std::unique_ptr<Client>> connect(const std::optional<ClientTls>& tls,
+                                            std::chrono::milliseconds timeout = 10s) {
+    return Client::connect(server_->grpc_address(), timeout, uint64_t(128) << 20, tls);
+  }
+
+  void expect_proves(Client& client) {
+    SubmitArgs a;
+    a.circuit_id = "demo";
+    a.witnesses = {wtns_};
+    auto r = client.prove(a);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    ASSERT_EQ(r->outcome, engine::JobOutcome::kCompleted) << r->error_message;
+    auto proof = io::parse_proof(ByteSpan(reinterpret_cast<const uint8_t*>(r->proof.data()), 192));
+    ASSERT_TRUE(proof.ok());
+    std::vector<ff::Fr> pub;
+    for (const auto& b : r->public_inputs) pub.push_back(*ff::Fr::from_bytes_be(b));
+    EXPECT_TRUE(*groth16::verify(vk_, pub, *proof));
+  }
+
+  std::string dir_;
+  std::unique_ptr<Server> server_;
+  std::string wtns_;
+  groth16::VerifyingKey vk_;
+};
+
+TEST_F(TlsTest, ClientsMustSpeakTlsAndTrustTheCertificate) {
+  start(config());
+  ClientTls tls;
+  tls.ca_file = dir_ + "/ca.pem";
+  auto client = connect(tls);
+  ASSERT_TRUE(client.ok()) << client.status().to_string();
+  expect_proves(**client);
+  EXPECT_EQ(connect(std::nullopt, 1s).status().code(), StatusCode::kUnavailable);  // plaintext
+  ClientTls untrusted;
+  untrusted.ca_file = dir_ + "/client.pem";  // not the CA that signed the server
+  EXPECT_EQ(connect(untrusted, 1s).status().code(), StatusCode::kUnavailable);
+}
+
+TEST_F(TlsTest, WithAClientCaOnlyClientsWithACertificateGetIn) {
+  ServerConfig c = config();
+  c.tls_client_ca = dir_ + "/ca.pem";
+  start(c);
+  ClientTls anonymous;
+  anonymous.ca_file = dir_ + "/ca.pem";
+  auto no_cert = connect(anonymous, 1s);
+  if (no_cert.ok()) {  // the handshake may complete before the server refuses
+    SubmitArgs a;
+    a.circuit_id = "demo";
+    a.witnesses = {wtns_};
+    EXPECT_FALSE((*no_cert)->submit(a).ok());
+  }
+  ClientTls with_cert = anonymous;
+  with_cert.cert_file = dir_ + "/client.pem";
+  with_cert.key_file = dir_ + "/client.key";
+  auto client = connect(with_cert);
+  ASSERT_TRUE(client.ok()) << client.status().to_string();
+  expect_proves(**client);
+}
+
+TEST_F(TlsTest, UnreadableTlsFilesStopTheStartNamingTheKey) {
+  ServerConfig c = config();
+  c.tls_key = dir_ + "/missing.key";
+  auto s = Server::start(c);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.status().message().find("server.tls_key"), std::string::npos) << s.status().message();
+}
+
+}  // namespace
+}  // namespace cuzk::server
