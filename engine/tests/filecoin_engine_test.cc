@@ -115,8 +115,17 @@ TEST_F(FilecoinEngineTest, WindowPoStWithADevKeyVerifiesAndBadRequestsFailTheirJ
   EXPECT_NE(orr->error_message.find("does not answer this request's challenges"), std::string::npos)
       << orr->error_message;
 
+  // Idempotency over the Filecoin fields: the same request_id and request is
+  // the same job; with other vanilla proofs or randomness it is refused.
+  good.request_id = "wdpost-1";
   auto s = (*engine)->submit(good);
   ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto again = (*engine)->submit(good);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->job_id, s->job_id);
+  EXPECT_TRUE(again->deduplicated);
+  other.request_id = "wdpost-1";
+  EXPECT_EQ((*engine)->submit(other).status().code(), StatusCode::kAlreadyExists);
   auto r = (*engine)->await(s->job_id, std::nullopt);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
