@@ -35,6 +35,10 @@ void add_bench_primitive_commands(CLI::App& bench, Runner* runner);
 // check-vanilla, and the test-input makers seal and dev-prove.
 void add_filecoin_commands(CLI::App& app, Runner* runner);
 void add_filecoin_dev_commands(CLI::App& filecoin, Runner* runner);
+// `cuzk filecoin circuit / setup / bench-synth` (the circuits of filecoin/cs)
+// and `cuzk filecoin prove` (the Filecoin kinds through the daemon).
+void add_filecoin_circuit_commands(CLI::App& filecoin, Runner* runner);
+void add_filecoin_client_commands(CLI::App& filecoin, Runner* runner);
 
 // The daemon and its clients (built with the server, CUZK_HAVE_SERVER).
 void add_serve_command(CLI::App& app, Runner* runner);

@@ -26,6 +26,13 @@ int main(int argc, char** argv) {
 #endif
 #ifdef CUZK_HAVE_FILECOIN
   cuzk::app::add_filecoin_commands(app, &runner);
+  CLI::App* filecoin = app.get_subcommand("filecoin");
+#ifdef CUZK_HAVE_FILECOIN_CS
+  cuzk::app::add_filecoin_circuit_commands(*filecoin, &runner);
+#endif
+#ifdef CUZK_HAVE_SERVER
+  cuzk::app::add_filecoin_client_commands(*filecoin, &runner);
+#endif
 #endif
 #ifdef CUZK_HAVE_SERVER
   cuzk::app::add_serve_command(app, &runner);

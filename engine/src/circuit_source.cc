@@ -2,6 +2,8 @@
 // and the generated demo circuit (a cached .zkey plus its full circuit).
 #include "cuzk/engine/circuit_source.h"
 
+#include "filecoin_source.h"
+
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -258,6 +260,7 @@ class ParamsSource : public KeyFileSource {
 }  // namespace
 
 StatusOr<std::unique_ptr<CircuitSource>> make_circuit_source(const CircuitSpec& spec, const SourceOptions& options) {
+  if (spec.is_filecoin()) return make_filecoin_source(spec, options);
   if (!spec.zkey.empty())
     return std::unique_ptr<CircuitSource>(std::make_unique<ZkeySource>(spec.id, spec.zkey, spec.check_r1cs, options));
   if (!spec.params.empty())

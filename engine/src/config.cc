@@ -5,11 +5,25 @@
 namespace cuzk::engine {
 namespace {
 
+Status check_filecoin_circuit(const CircuitSpec& c, const std::string& where) {
+  static const std::set<std::string> kKinds = {"porep", "winning-post", "window-post", "snap-deals"};
+  if (!kKinds.count(c.filecoin.kind))
+    return invalid_argument(where + ".filecoin: \"" + c.filecoin.kind +
+                            "\" is not one of porep, winning-post, window-post, snap-deals");
+  if (c.filecoin.sector_size == 0) return invalid_argument(where + ".sector_size: required with filecoin");
+  if (!c.zkey.empty() || !c.r1cs.empty() || !c.check_r1cs.empty() || c.demo)
+    return invalid_argument(where + ": a filecoin circuit takes params or dev_seed, no zkey, r1cs or check_r1cs");
+  if (c.params.empty() == !c.filecoin.dev_key)
+    return invalid_argument(where + ": give exactly one of params or dev_seed for a filecoin circuit");
+  return ok_status();
+}
+
 Status check_circuit(const CircuitSpec& c, size_t i) {
   // The demo circuit comes from the [demo] section: its keys are demo.*.
   std::string where = c.demo ? std::string("demo")
                              : "circuits[" + std::to_string(i) + "]" + (c.id.empty() ? "" : " (id \"" + c.id + "\")");
   if (c.id.empty()) return invalid_argument(where + ".id: must not be empty");
+  if (c.is_filecoin()) return check_filecoin_circuit(c, where);
   int sources = int(!c.zkey.empty()) + int(!c.params.empty()) + int(c.demo);
   if (sources != 1)
     return invalid_argument(where + ": give exactly one of zkey, params (with r1cs) or demo = true");

@@ -102,6 +102,7 @@ uint64_t Engine::Impl::partition_estimate(const CircuitInfo& info, uint64_t wtns
 }
 
 Status Engine::Impl::validate_request(const JobRequest& r, uint64_t* est_partition_bytes) {
+  if (is_filecoin_kind(r.kind)) return validate_filecoin_request(r, est_partition_bytes);
   if (r.kind != ProofKind::kGroth16Circuit) return ok_status();  // fails as a job (no synthesis)
   if (r.circuit_id.empty()) return invalid_argument("GROTH16_CIRCUIT needs circuit_id");
   if (!keys_->has(r.circuit_id)) return not_found("unknown circuit " + bounded_quote(r.circuit_id));
@@ -149,6 +150,7 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
     return invalid_argument("priority " + std::to_string(int(request.priority)) +
                             " is not a valid priority (0 unspecified, 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL)");
   request.priority = effective_priority(request.kind, request.priority);
+  if (is_filecoin_kind(request.kind)) RETURN_IF_ERROR(route_filecoin_request(request));
   auto digest = request_digest(request);
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -176,6 +178,7 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
   job->digest = digest;
   job->est_partition_bytes = est;
   job->submitted = Clock::now();
+  if (is_filecoin_kind(request.kind)) add_filecoin_partitions(request, *job);
   for (size_t i = 0; i < request.witnesses.size(); ++i) {
     auto p = std::make_unique<Partition>();
     p->index = uint32_t(i);
@@ -211,7 +214,11 @@ StatusOr<SubmitResult> Engine::Impl::enqueue(std::shared_ptr<Job> job) {
   unfinished_++;
   metrics_.add_counter("cuzk_jobs_submitted_total", 1, kind_label(job->kind));
   SubmitResult out{job->id, 0, false};
-  if (job->kind != ProofKind::kGroth16Circuit) {
+  if (!job->decode_error.empty()) {
+    finish_job_locked(*job, JobOutcome::kFailed, job->decode_error);
+    return out;
+  }
+  if (job->kind != ProofKind::kGroth16Circuit && !job->filecoin) {
     std::string kind(proof_kind_name(job->kind));
     finish_job_locked(*job, JobOutcome::kFailed,
                                   "UNIMPLEMENTED: proof kind " + kind +
@@ -340,6 +347,7 @@ void Engine::Impl::release_buffers(Partition& p) {
   std::string().swap(p.wtns);
   std::vector<ff::Fr>().swap(p.witness);
   p.rows = groth16::RowValues{};
+  for (auto& b : p.pinned) b = groth16::HostBuffer();  // back to the pinned pool
   p.reservation.release_all();
   p.key.reset();
 }

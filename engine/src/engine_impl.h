@@ -52,7 +52,8 @@ struct Partition {
   // Owned by the holder (see above):
   std::string wtns;
   std::vector<ff::Fr> witness;
-  groth16::RowValues rows;  // a, b, c from the preparation stage
+  groth16::RowValues rows;  // a, b, c from the preparation stage (CPU devices)
+  groth16::HostBuffer pinned[4];  // or a, b, c and the witness in pinned memory (CUDA devices)
   double matvec_ms = 0;
   Reservation reservation;
   KeyLease key;
@@ -70,6 +71,8 @@ struct Job {
   uint64_t est_partition_bytes = 0;
   Clock::time_point submitted;
   std::vector<std::unique_ptr<Partition>> partitions;  // the vector is fixed after submit
+  std::shared_ptr<const FilecoinWork> filecoin;        // Filecoin kinds: the decoded request
+  std::string decode_error;                            // Filecoin kinds: why decoding failed
   std::atomic<bool> finished{false};  // mirrors outcome != kUnknown, for lock-free checks
 
   // GUARDED_BY(Impl::mu_):
@@ -88,6 +91,7 @@ struct Item {
 
 struct WorkerSlot {
   std::string name, device;
+  std::unique_ptr<groth16::Lane> lane;  // prover workers: their lane on their device
   // GUARDED_BY(Impl::mu_):
   bool busy = false;
   std::string job_id;
@@ -100,7 +104,38 @@ struct Device {
   std::string name;
   DeviceInterlock interlock;
   std::unique_ptr<groth16::Backend> backend;
+  // Keys attached to this device (on a GPU, the DEVICE tier), by circuit id;
+  // each keeps the host key it views alive. GUARDED_BY(keys_mu).
+  struct AttachedEntry {
+    std::shared_ptr<const LoadedCircuit> host;
+    std::shared_ptr<const groth16::AttachedKey> key;  // destroyed before host
+    std::chrono::steady_clock::time_point last_used;
+  };
+  std::mutex keys_mu;
+  std::map<std::string, AttachedEntry> keys;
+  double busy_ms = 0;  // GUARDED_BY(Impl::mu_): device time of finished proofs (CUDA events)
+  std::atomic<bool> warned_pageable{false};
 };
+
+// Pinned host buffers for partition inputs, reused across partitions of the
+// same size (pinning gigabytes costs far more than reusing them). Thread-safe.
+// REQUIRES: outlives every buffer it hands out.
+class PinnedPool {
+ public:
+  explicit PinnedPool(size_t max_idle = 16) : max_idle_(max_idle) {}
+  StatusOr<groth16::HostBuffer> take(uint64_t n, groth16::Backend& alloc);
+
+ private:
+  void give_back(groth16::HostBuffer b);
+  std::mutex mu_;
+  std::vector<groth16::HostBuffer> idle_;  // GUARDED_BY(mu_)
+  size_t max_idle_;
+};
+
+// The devices `pipeline.devices` names (auto, cpu, cuda, cuda:N).
+// Errors: INVALID_ARGUMENT naming the setting and the device.
+StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& config, ThreadPool* pool);
+
 
 class Engine::Impl {
  public:
@@ -121,6 +156,8 @@ class Engine::Impl {
   const std::string job_id_prefix_;  // "job-<start time>-": ids do not repeat across restarts
   EngineConfig config_;
   MetricsRegistry metrics_;
+  PinnedPool pinned_pool_;                 // before the queues and jobs, which hold its buffers
+  groth16::Backend* host_alloc_ = nullptr;  // the backend partition inputs are allocated for (a GPU's), or none
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<MemoryBudget> budget_;
   std::unique_ptr<KeyManager> keys_;
@@ -140,6 +177,10 @@ class Engine::Impl {
   Status admit_and_prepare(Item& item, WorkerSlot* slot);
   Status prepare(Item& item);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
+  // devices.cc
+  StatusOr<std::shared_ptr<const groth16::AttachedKey>> attached_key(Device& device, Item& item);
+  void record_lane(Device& device, const groth16::LaneTimes& lt, double stage_ms, double wait_ms, double run_ms);
+  Status pin_rows(Partition& p, uint64_t n);
   Status finalize_one(Item& item);
 
   // engine.cc
@@ -149,6 +190,11 @@ class Engine::Impl {
   // REQUIRES: the caller holds the partition (popped it or removed it).
   static void release_buffers(Partition& p);
   Status validate_request(const JobRequest& request, uint64_t* est_partition_bytes);
+  // filecoin_jobs.cc: the circuit of a Filecoin request, its partition
+  // estimate, and the job's partitions from the decoded vanilla proofs.
+  Status route_filecoin_request(JobRequest& request);
+  Status validate_filecoin_request(const JobRequest& request, uint64_t* est_partition_bytes);
+  void add_filecoin_partitions(const JobRequest& request, Job& job);
   void set_state(Item& item, PartitionState state, WorkerSlot* slot = nullptr);
   void set_busy(WorkerSlot* slot, const Item* item);
   // Ends a job (REQUIRES: mu_ held); returns the queued items to destroy

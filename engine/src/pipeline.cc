@@ -66,12 +66,16 @@ Status Engine::Impl::start() {
     CUZK_LOG(Info) << "circuit \"" << id << "\": " << info.num_vars << " variables, " << info.num_public
                    << " public inputs, domain 2^" << info.lg_n << ", key file " << info.key_file_bytes << " bytes";
   }
-  for (const std::string& name : config_.devices) {
-    auto d = std::make_unique<Device>();
-    d->name = name;
-    d->backend = groth16::make_cpu_backend(pool_.get());
-    devices_.push_back(std::move(d));
-  }
+  ASSIGN_OR_RETURN(devices_, make_devices(config_, pool_.get()));
+  for (auto& d : devices_)
+    if (d->backend->name() != "cpu" && host_alloc_ == nullptr) host_alloc_ = d->backend.get();
+  // Every prover worker's lane, before any thread starts.
+  std::vector<std::unique_ptr<groth16::Lane>> lanes;
+  for (auto& d : devices_)
+    for (uint32_t w = 0; w < config_.workers_per_device; ++w) {
+      ASSIGN_OR_RETURN(auto lane, d->backend->make_lane());
+      lanes.push_back(std::move(lane));
+    }
   auto slot = [this](std::string name, std::string device) {
     slots_.push_back(std::make_unique<WorkerSlot>());
     slots_.back()->name = std::move(name);
@@ -82,9 +86,11 @@ Status Engine::Impl::start() {
     WorkerSlot* s = slot("prep" + std::to_string(i), "");
     threads_.emplace_back([this, s] { prep_loop(s); });
   }
+  size_t next_lane = 0;
   for (auto& d : devices_) {
     for (uint32_t w = 0; w < config_.workers_per_device; ++w) {
       WorkerSlot* s = slot(d->name + "/w" + std::to_string(w), d->name);
+      s->lane = std::move(lanes[next_lane++]);
       Device* dev = d.get();
       threads_.emplace_back([this, dev, s] { prover_loop(dev, s); });
     }
@@ -94,8 +100,9 @@ Status Engine::Impl::start() {
     threads_.emplace_back([this, s] { final_loop(s); });
   }
   threads_.emplace_back([this] { housekeeping_loop(); });
-  metrics_.add_counter("cuzk_bytes_uploaded_total", 0);
-  metrics_.add_counter("cuzk_fallbacks_total", 0);
+  for (const auto& d : devices_) metrics_.add_counter("cuzk_bytes_uploaded_total", 0, "device=\"" + d->name + "\"");
+  for (const char* cause : {"pageable_upload", "pinned_alloc", "key_streamed"})
+    metrics_.add_counter("cuzk_fallbacks_total", 0, "cause=\"" + std::string(cause) + "\"");
   describe_engine_metrics(metrics_, keys_->ids());
   return ok_status();
 }
@@ -210,16 +217,25 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
 Status Engine::Impl::prepare(Item& item) {
   Job& job = *item.job;
   Partition& p = item.part();
-  ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
-  ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));
-  p.reservation.release(p.wtns.size());
-  std::string().swap(p.wtns);
   const LoadedCircuit& c = *p.key;
+  if (job.filecoin) {
+    // Witness generation from the vanilla proof (the hot path of a Filecoin proof).
+    ASSIGN_OR_RETURN(p.witness, job.filecoin->witness(p.index, pool_.get(), c.prove_circuit.shape()));
+  } else {
+    ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
+    ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));
+    p.reservation.release(p.wtns.size());
+    std::string().swap(p.wtns);
+  }
   if (p.witness.size() != c.pk.num_vars())
     return invalid_argument("witness has " + std::to_string(p.witness.size()) + " values, the key has " +
                             std::to_string(c.pk.num_vars()) + " variables");
   if (c.check_circuit) RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, p.witness, pool_.get()));
-  p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
+  if (job.filecoin) {
+    p.public_inputs = job.filecoin->public_inputs(p.index);  // from the public parameters, not the witness
+  } else {
+    p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
+  }
   if (job.finished.load()) return ok_status();
   auto start = Clock::now();
   groth16::ProveOptions options;
@@ -227,7 +243,15 @@ Status Engine::Impl::prepare(Item& item) {
   options.metrics = &metrics_;
   options.c_rule = c.c_rule;
   options.check_satisfied = false;  // checked above against the circuit's C rows when it has them
-  ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, p.witness, options));
+  if (host_alloc_ != nullptr) {
+    // Straight into pinned memory, from which a GPU's uploads run at full speed.
+    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size()));
+    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, p.witness, p.pinned[0].span(),
+                                               p.pinned[1].span(), p.pinned[2].span(), options));
+    std::vector<ff::Fr>().swap(p.witness);  // the pinned copy is the one proved with
+  } else {
+    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, p.witness, options));
+  }
   p.matvec_ms = ms_between(start, Clock::now());
   return ok_status();
 }
@@ -254,37 +278,6 @@ void Engine::Impl::prover_loop(Device* device, WorkerSlot* slot) {
   }
 }
 
-Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
-  Partition& p = item.part();
-  const LoadedCircuit& c = *p.key;
-  DeviceInterlock::Guard guard = device->interlock.acquire();
-  if (item.job->finished.load()) return ok_status();
-  set_state(item, PartitionState::kProving, slot);
-  groth16::ProveOptions options;
-  options.pool = pool_.get();
-  options.metrics = &metrics_;
-  options.c_rule = c.c_rule;
-  options.check_satisfied = false;  // checked during preparation when the rows are known
-  Job* job = item.job.get();
-  options.cancelled = [job] { return job->finished.load(); };  // stop at the next stage boundary
-  groth16::StageTimes times;
-  times.matvec_s = p.matvec_ms / 1000;
-  // Only the stages after matvec (h, MSMs, assembly) hold the interlock.
-  StatusOr<groth16::Proof> proof = groth16::prove_from_rows(c.pk, std::move(p.rows), p.witness,
-                                                            groth16::Blinding::random(), *device->backend, options,
-                                                            &times);
-  p.rows = groth16::RowValues{};
-  guard.release();
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    p.stages = times;
-  }
-  if (!proof.ok()) return proof.status();
-  p.proof = *proof;
-  std::vector<ff::Fr>().swap(p.witness);
-  if (p.reservation.bytes() > kFinalizeReserveBytes) p.reservation.release(p.reservation.bytes() - kFinalizeReserveBytes);
-  return ok_status();
-}
 
 void Engine::Impl::final_loop(WorkerSlot* slot) {
   while (true) {
@@ -381,6 +374,16 @@ void Engine::Impl::publish_gauges_locked() {
   for (const auto& s : slots_) {
     double busy = s->busy_ms + (s->busy ? ms_between(s->busy_since, Clock::now()) : 0);
     metrics_.set_gauge("cuzk_worker_busy_fraction", up_ms > 0 ? busy / up_ms : 0, "worker=\"" + s->name + "\"");
+  }
+  // Per device: busy fraction from the lanes' device times (CUDA events), and
+  // the device memory budget.
+  for (const auto& d : devices_) {
+    const std::string dev = "device=\"" + d->name + "\"";
+    metrics_.set_gauge("cuzk_device_busy_fraction", up_ms > 0 ? std::min(1.0, d->busy_ms / up_ms) : 0, dev);
+    const groth16::DeviceMemory m = d->backend->device_memory();
+    metrics_.set_gauge("cuzk_vram_budget_bytes", double(m.budget_bytes), dev);
+    metrics_.set_gauge("cuzk_vram_used_bytes", double(m.used_bytes), dev);
+    metrics_.set_gauge("cuzk_vram_peak_bytes", double(m.peak_bytes), dev);
   }
 }
 

@@ -13,9 +13,12 @@ double LaneTimes::total_ms() const {
 }
 
 double LaneTimes::get(std::string_view stage) const {
+  double t = 0;
   for (const auto& [name, ms] : stages_ms)
-    if (name == stage) return ms;
-  return 0;
+    if (name == stage || (name.size() > stage.size() && name.compare(0, stage.size(), stage) == 0 &&
+                          name[stage.size()] == '.'))
+      t += ms;
+  return t;
 }
 
 StatusOr<HostBuffer> Backend::allocate_inputs(size_t n) {

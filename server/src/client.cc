@@ -26,6 +26,20 @@ void fill_request(const SubmitArgs& a, v1::SubmitProofRequest* r) {
     else r->add_witnesses(a.witnesses[i]);
   }
   if (a.self_verify) r->set_self_verify(*a.self_verify);
+  if (a.filecoin) {
+    const engine::FilecoinRequest& f = *a.filecoin;
+    r->set_sector_size(f.sector_size);
+    r->set_registered_proof(f.registered_proof);
+    r->set_vanilla_proof(f.vanilla_proof);
+    for (const std::string& v : f.vanilla_proofs) r->add_vanilla_proofs(v);
+    r->set_sector_number(f.sector_number);
+    r->set_miner_id(f.miner_id);
+    r->set_randomness(f.randomness);
+    r->set_partition_index(f.partition_index);
+    r->set_comm_r_old(f.comm_r_old);
+    r->set_comm_r_new(f.comm_r_new);
+    r->set_comm_d_new(f.comm_d_new);
+  }
 }
 
 engine::JobResult result_from_proto(const v1::AwaitProofResponse& p) {

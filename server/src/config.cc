@@ -219,7 +219,25 @@ Status read_engine(TomlReader& r, ServerConfig& c) {
   RETURN_IF_ERROR(r.str("pipeline", "backend", &backend));
   if (backend != "auto" && backend != "cpu" && backend != "cuda")
     return invalid_argument("pipeline.backend: \"" + backend + "\" is not one of auto, cpu, cuda");
-  if (backend == "cuda") return invalid_argument("pipeline.backend: this build has no CUDA backend");
+  if (backend != "auto") e.devices = {backend};
+  // devices = "auto" | "cpu" | "cuda" | "cuda:0,cuda:1" (checked when the engine starts).
+  std::string devices;
+  RETURN_IF_ERROR(r.str("pipeline", "devices", &devices));
+  if (!devices.empty()) {
+    e.devices.clear();
+    size_t at = 0;
+    while (at <= devices.size()) {
+      size_t comma = devices.find(',', at);
+      std::string d = devices.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+      while (!d.empty() && d.front() == ' ') d.erase(d.begin());
+      while (!d.empty() && d.back() == ' ') d.pop_back();
+      if (d.empty()) return invalid_argument("pipeline.devices: empty entry in \"" + devices + "\"");
+      e.devices.push_back(d);
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+  }
+  RETURN_IF_ERROR(r.size("pipeline", "vram_limit", &e.vram_limit_bytes));
   RETURN_IF_ERROR(r.uint("scheduler", "max_queued_jobs", &e.max_queued_jobs, 1, 1'000'000));
   RETURN_IF_ERROR(r.uint("scheduler", "max_batch_size", &e.max_batch_size, 1, 1024));
   RETURN_IF_ERROR(r.uint("scheduler", "max_batch_wait_ms", &e.max_batch_wait_ms, 0, 60'000));
@@ -248,12 +266,39 @@ Status read_demo(TomlReader& r, ServerConfig& c) {
   return ok_status();
 }
 
+// A Filecoin circuit's keys: filecoin = "porep" (the kind), sector_size =
+// "32GiB" (or bytes), dev_seed = N (an INSECURE development key instead of
+// params).
+Status read_filecoin_key(const std::string& k, const toml::node& v, const std::string& where,
+                         engine::FilecoinCircuitSpec& out) {
+  if (k == "filecoin") {
+    if (!v.is_string()) return invalid_argument(where + ".filecoin: expected a string");
+    out.kind = *v.value<std::string>();
+  } else if (k == "sector_size") {
+    if (v.is_integer() && *v.value<int64_t>() > 0) {
+      out.sector_size = uint64_t(*v.value<int64_t>());
+    } else if (v.is_string()) {
+      auto size = parse_size(*v.value<std::string>());
+      if (!size.ok()) return invalid_argument(where + ".sector_size: " + size.status().message());
+      out.sector_size = *size;
+    } else {
+      return invalid_argument(where + ".sector_size: expected a size (\"32GiB\") or a byte count");
+    }
+  } else {
+    if (!v.is_integer() || *v.value<int64_t>() < 0) return invalid_argument(where + ".dev_seed: expected an integer >= 0");
+    out.dev_key = true;
+    out.dev_seed = uint64_t(*v.value<int64_t>());
+  }
+  return ok_status();
+}
+
 Status read_circuits(const toml::table& root, ServerConfig& c, std::vector<std::string>* warnings) {
   const toml::node* n = root.get("circuits");
   if (!n) return ok_status();
   const toml::array* arr = n->as_array();
   if (!arr) return invalid_argument("circuits: expected an array of tables ([[circuits]])");
   static const std::set<std::string> kKeys = {"id", "zkey", "params", "r1cs", "check_r1cs"};
+  static const std::set<std::string> kFilecoinKeys = {"filecoin", "sector_size", "dev_seed"};
   for (size_t i = 0; i < arr->size(); ++i) {
     const toml::table* t = arr->get(i)->as_table();
     std::string where = "circuits[" + std::to_string(i) + "]";
@@ -261,6 +306,10 @@ Status read_circuits(const toml::table& root, ServerConfig& c, std::vector<std::
     engine::CircuitSpec spec;
     for (const auto& [key, v] : *t) {
       std::string k(key.str());
+      if (kFilecoinKeys.count(k)) {
+        RETURN_IF_ERROR(read_filecoin_key(k, v, where, spec.filecoin));
+        continue;
+      }
       if (!kKeys.count(k)) {
         warnings->push_back("unknown key " + where + "." + k + " (ignored)");
         continue;
@@ -309,7 +358,7 @@ ServerConfig default_config(const ConfigEnv& env) {
                                                   : "/tmp/cuzk-" + std::to_string(env.uid) + "-cache";
   c.engine.cache_dir = cache;
   c.engine.total_budget_bytes = env.mem_total_bytes > 2 * kGiB ? env.mem_total_bytes - 2 * kGiB : 8 * kGiB;
-  c.engine.devices = {"cpu0"};
+  c.engine.devices = {"auto"};
   engine::CircuitSpec demo;
   demo.id = "demo";
   demo.demo = true;

@@ -4,6 +4,24 @@
 
 namespace cuzk::server {
 
+// The Filecoin kinds' fields (copied: the whole message still enters the
+// idempotency digest below).
+std::shared_ptr<const engine::FilecoinRequest> filecoin_request_from_proto(const v1::SubmitProofRequest& req) {
+  auto f = std::make_shared<engine::FilecoinRequest>();
+  f->sector_size = req.sector_size();
+  f->registered_proof = req.registered_proof();
+  f->vanilla_proof = req.vanilla_proof();
+  f->vanilla_proofs.assign(req.vanilla_proofs().begin(), req.vanilla_proofs().end());
+  f->sector_number = req.sector_number();
+  f->miner_id = req.miner_id();
+  f->randomness = req.randomness();
+  f->partition_index = req.partition_index();
+  f->comm_r_old = req.comm_r_old();
+  f->comm_r_new = req.comm_r_new();
+  f->comm_d_new = req.comm_d_new();
+  return f;
+}
+
 engine::JobRequest job_request_from_proto(v1::SubmitProofRequest& req) {
   engine::JobRequest r;
   r.request_id = req.request_id();
@@ -13,6 +31,7 @@ engine::JobRequest job_request_from_proto(v1::SubmitProofRequest& req) {
   if (!req.witness().empty()) r.witnesses.push_back(std::move(*req.mutable_witness()));
   for (std::string& w : *req.mutable_witnesses()) r.witnesses.push_back(std::move(w));
   if (req.has_self_verify()) r.self_verify = req.self_verify();
+  if (engine::is_filecoin_kind(r.kind)) r.filecoin = filecoin_request_from_proto(req);
   // Everything else enters the idempotency digest as the remaining message.
   v1::SubmitProofRequest rest = req;
   rest.clear_request_id();

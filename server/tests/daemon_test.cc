@@ -174,7 +174,8 @@ TEST_F(DaemonTest, BadRequestsGetTheRightStatusAndServingGoesOn) {
   EXPECT_EQ(client_->submit(a)->job_id, first->job_id);
   a.priority = engine::Priority::kCritical;
   EXPECT_EQ(client_->submit(a).status().code(), StatusCode::kAlreadyExists);
-  // An unsatisfying witness and a Filecoin kind: the RPC succeeds, the job fails.
+  // An unsatisfying witness: the RPC succeeds, the job fails. A Filecoin kind
+  // with no circuit of its kind registered: NOT_FOUND.
   a = demo_args();
   a.witnesses[0][76 + 32 * 3] ^= 1;  // the first aux value (values start at byte 76)
   auto bad = client_->prove(a);
@@ -186,9 +187,9 @@ TEST_F(DaemonTest, BadRequestsGetTheRightStatusAndServingGoesOn) {
   fil.mutable_submit()->set_vanilla_proof("vanilla");
   v1::ProveResponse fil_resp;
   grpc::ClientContext ctx;
-  ASSERT_TRUE(stub_->Prove(&ctx, fil, &fil_resp).ok());
-  EXPECT_EQ(fil_resp.result().status(), v1::AwaitProofResponse::FAILED);
-  EXPECT_NE(fil_resp.result().error_message().find("synthesis"), std::string::npos);
+  grpc::Status fil_status = stub_->Prove(&ctx, fil, &fil_resp);
+  EXPECT_EQ(fil_status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_NE(fil_status.error_message().find("no winning-post circuit"), std::string::npos) << fil_status.error_message();
   // AwaitProof honours timeout_ms with TIMEOUT (wire value 4).
   a = demo_args();
   a.witnesses = {wtns_, wtns_, wtns_, wtns_};

@@ -3,7 +3,9 @@
 //
 // Stream order of the resident plan (us: upload stream, cs: compute stream):
 //   stage:  us: a, b, c, w uploads, an event after each
-//   run:    cs: wait a, b, c → H step → [bellperson: h[n−1] to the host]
+//   run:    cs: for a, b and c: wait its upload, transform it (so b and c
+//           arrive while a is transformed) → the element-wise step and,
+//           bellperson, the coset iNTT → [bellperson: h[n−1] to the host]
 //           cs: wait w → classify L, A, B → tail counts to the host → event E
 //           cs: H MSM (queued before the host waits)
 //           host: wait E (H step and classification; the H MSM runs on)
@@ -330,26 +332,29 @@ Status CudaLane::resident_msms(const CudaKey& key) {
   if (s.layout == KeyLayout::kBellperson && !h_last_[0].is_zero())
     return failed_precondition(
         "A·B − C is not divisible by Z: the witness does not satisfy the circuit (h has degree n − 1)");
-  auto query = [&](const ec::G1Affine* bases, const QuerySplit& q, uint32_t count, int ones, int tail) -> Status {
+  // Each query: the batch addition of its ones, then the MSM over its tail,
+  // timed apart ("<query>.ones", "<query>.tail").
+  auto query = [&](const ec::G1Affine* bases, const QuerySplit& q, uint32_t count, int ones, int tail,
+                   const char* ones_name, const char* tail_name) -> Status {
     RETURN_IF_ERROR(msm::cuda::batch_add<G1Curve>(bases, q.bufs.ones, q.m, r1 + ones, ba_ws_.data(), &ba, cs_.get()));
+    RETURN_IF_ERROR(mark(ones_name));
     msm::cuda::MsmConfig cfg;
     cfg.scalar_index = q.bufs.tail_scalars;
     cfg.point_index = q.bufs.tail_points;
-    return msm::cuda::msm<G1Curve>(bases, d_w_, count, r1 + tail, msm_ws_.data(), &ws, cs_.get(), cfg);
+    RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(bases, d_w_, count, r1 + tail, msm_ws_.data(), &ws, cs_.get(), cfg));
+    return mark(tail_name);
   };
-  RETURN_IF_ERROR(query(key.l, split_[0], h_counts_[0], kL1, kLt));
-  RETURN_IF_ERROR(mark("msm_l"));
-  RETURN_IF_ERROR(query(key.a, split_[1], h_counts_[1], kA1, kAt));
-  RETURN_IF_ERROR(mark("msm_a"));
-  RETURN_IF_ERROR(query(key.b1, split_[2], h_counts_[2], kB11, kB1t));
-  RETURN_IF_ERROR(mark("msm_b1"));
+  RETURN_IF_ERROR(query(key.l, split_[0], h_counts_[0], kL1, kLt, "msm_l.ones", "msm_l.tail"));
+  RETURN_IF_ERROR(query(key.a, split_[1], h_counts_[1], kA1, kAt, "msm_a.ones", "msm_a.tail"));
+  RETURN_IF_ERROR(query(key.b1, split_[2], h_counts_[2], kB11, kB1t, "msm_b1.ones", "msm_b1.tail"));
   const QuerySplit& qb = split_[2];
   RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(key.b2, qb.bufs.ones, qb.m, r2 + kB21, ba_ws_.data(), &ba, cs_.get()));
+  RETURN_IF_ERROR(mark("msm_b2.ones"));
   msm::cuda::MsmConfig cfg;
   cfg.scalar_index = qb.bufs.tail_scalars;
   cfg.point_index = qb.bufs.tail_points;
   RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(key.b2, d_w_, h_counts_[2], r2 + kB2t, msm_ws_.data(), &ws, cs_.get(), cfg));
-  RETURN_IF_ERROR(mark("msm_b2"));
+  RETURN_IF_ERROR(mark("msm_b2.tail"));
   RETURN_IF_ERROR(d_res1_.download(h_res1_.data(), kG1Slots, cs_.get()));
   RETURN_IF_ERROR(d_res2_.download(h_res2_.data(), kG2Slots, cs_.get()));
   RETURN_IF_ERROR(cs_.synchronize());
@@ -411,12 +416,15 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
   for (int q = 0; q < 3; ++q) {
     const QuerySplit& qs = split_[size_t(q)];
     ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], sm1_->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m));
+    std::string part(names[q]);
+    host_mark((part + ".ones").c_str());
     RETURN_IF_ERROR(streamed_tail<G1Curve>(g1_dev[q], qs, h_counts_[size_t(q)], d_w_, &host_g1_[size_t(tails[q])]));
-    host_mark(names[q]);
+    host_mark((part + ".tail").c_str());
   }
   ASSIGN_OR_RETURN(host_g2_[kB21], sm2_->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m));
+  host_mark("msm_b2.ones");
   RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, &host_g2_[kB2t]));
-  host_mark("msm_b2");
+  host_mark("msm_b2.tail");
   return ok_status();
 }
 

@@ -20,10 +20,23 @@ struct DemoCircuitSpec {
   uint64_t seed = 1;                // circuit, witness and key seed
 };
 
+// A Filecoin circuit that cuzk synthesizes itself (PoRep, Winning and Window
+// PoSt, SnapDeals at one sector size). Its rows are synthesized once and
+// cached in the engine's cache_dir; its key is the CircuitSpec's `params`
+// (an official Filecoin .params file, checked against the synthesized
+// circuit) or, with dev_key, an INSECURE development key generated into
+// cache_dir on first use.
+struct FilecoinCircuitSpec {
+  std::string kind;          // "porep", "winning-post", "window-post", "snap-deals"
+  uint64_t sector_size = 0;  // bytes
+  bool dev_key = false;
+  uint64_t dev_seed = 1;
+};
+
 // A registered circuit: a proving key and what the prover needs besides it.
 // Exactly one source: `zkey` (a snarkjs key, which carries its A/B
-// coefficients), `params` with `r1cs` (a bellperson key and its circuit), or
-// `demo`.
+// coefficients), `params` with `r1cs` (a bellperson key and its circuit),
+// `demo`, or `filecoin` (with `params` or a dev key, no r1cs).
 struct CircuitSpec {
   std::string id;
   std::string zkey;
@@ -36,6 +49,8 @@ struct CircuitSpec {
   std::string check_r1cs;
   bool demo = false;
   DemoCircuitSpec demo_spec;
+  FilecoinCircuitSpec filecoin;  // used when filecoin.kind is set
+  bool is_filecoin() const { return !filecoin.kind.empty(); }
 };
 
 struct EngineConfig {
@@ -59,7 +74,11 @@ struct EngineConfig {
   uint32_t workers_per_device = 2;
   uint32_t finalizer_threads = 1;
   uint32_t prover_threads = 0;  // compute pool size; 0 = all hardware threads
-  std::vector<std::string> devices = {"cpu0"};
+  // auto (every CUDA device, else the CPU), cpu, cuda (every CUDA device) or
+  // cuda:N; see make_devices.
+  std::vector<std::string> devices = {"auto"};
+  // Device memory the engine may use per GPU (0: its free memory at start).
+  uint64_t vram_limit_bytes = 0;
 
   uint32_t max_queued_jobs = 1024;  // unfinished jobs; beyond: RESOURCE_EXHAUSTED
   uint32_t max_batch_size = 1;      // partitions of one circuit a prover worker takes at once

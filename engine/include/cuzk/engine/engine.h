@@ -21,6 +21,7 @@
 #include "cuzk/base/status.h"
 #include "cuzk/base/trace.h"
 #include "cuzk/engine/config.h"
+#include "cuzk/engine/filecoin.h"
 #include "cuzk/engine/key_manager.h"
 #include "cuzk/engine/types.h"
 
@@ -36,6 +37,10 @@ struct JobRequest {
   // For kinds other than GROTH16_CIRCUIT: the request's remaining fields,
   // serialized deterministically (they enter the idempotency digest only).
   std::string other_payload;
+  // The Filecoin kinds' fields (vanilla proofs, randomness, commitments). Its
+  // circuit is circuit_id when set, else the registered Filecoin circuit of
+  // the kind and sector size.
+  std::shared_ptr<const FilecoinRequest> filecoin;
 };
 
 struct SubmitResult {

@@ -66,6 +66,10 @@ class KeyLease {
   const LoadedCircuit* operator->() const { return circuit_.get(); }
   const LoadedCircuit& operator*() const { return *circuit_; }
   explicit operator bool() const { return circuit_ != nullptr; }
+  // Keeps the loaded key's memory alive without holding the reference: a
+  // device that attached the key (and views its host points) holds this, so
+  // that an eviction never frees memory a device still reads.
+  std::shared_ptr<const LoadedCircuit> share() const { return circuit_; }
   void reset();
 
  private:

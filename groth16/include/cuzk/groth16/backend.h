@@ -62,7 +62,9 @@ struct LaneTimes {
   bool pageable_upload = false;  // an input was not in pinned memory (slower upload)
   std::string plan;              // how the lane ran the proof ("cpu", "resident", "streamed")
   double total_ms() const;
-  double get(std::string_view stage) const;  // 0 when absent
+  // The stage's time, or the sum of its parts ("msm_l" = "msm_l.ones" +
+  // "msm_l.tail"); 0 when absent.
+  double get(std::string_view stage) const;
 };
 
 // A proving key placed on a device. The host key it was attached from must

@@ -21,6 +21,8 @@ struct SubmitArgs {
   std::string circuit_id;
   std::vector<std::string> witnesses;  // .wtns bytes, one per partition
   std::optional<bool> self_verify;
+  // The Filecoin kinds' fields (vanilla proofs, randomness, commitments).
+  std::shared_ptr<const engine::FilecoinRequest> filecoin;
 };
 
 struct StatusReply {

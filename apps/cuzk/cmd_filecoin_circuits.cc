@@ -1,0 +1,214 @@
+// `cuzk filecoin circuit | setup | bench-synth`: the Filecoin circuits cuzk
+// synthesizes (filecoin/cs).
+//   circuit      the shape of one circuit (and, with --count, its non-zeros
+//                and density; with --write-r1cs, its rows as a precompiled file)
+//   setup        an INSECURE development key for it, in the bellperson layout
+//                (.params and .vk), for testing only
+//   bench-synth  witness generation (and, with --record, R1CS recording) time,
+//                memory and rates for one partition, as a JSON line
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "cuzk/filecoin/cs/circuits.h"
+#include "cuzk/groth16/setup.h"
+#include "cuzk/io/bellperson.h"
+#include "cuzk/r1cs/precompiled.h"
+
+namespace cuzk::app {
+namespace {
+
+namespace snark = cuzk::filecoin::snark;
+
+struct CircuitArgs {
+  std::string kind, sector_size = "2KiB";
+};
+
+StatusOr<uint64_t> parse_bytes(const std::string& text) {
+  uint64_t v = 0;
+  size_t i = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') v = v * 10 + uint64_t(text[i++] - '0');
+  const std::string unit = text.substr(i);
+  if (i == 0) return invalid_argument("--sector-size: \"" + text + "\" is not a size (2KiB, 8MiB, 32GiB, or bytes)");
+  if (unit.empty() || unit == "B") return v;
+  if (unit == "KiB") return v << 10;
+  if (unit == "MiB") return v << 20;
+  if (unit == "GiB") return v << 30;
+  return invalid_argument("--sector-size: unknown unit \"" + unit + "\" (KiB, MiB, GiB)");
+}
+
+StatusOr<snark::FilecoinCircuit> circuit_of(const CircuitArgs& a) {
+  ASSIGN_OR_RETURN(snark::CircuitKind kind, snark::parse_circuit_kind(a.kind));
+  ASSIGN_OR_RETURN(uint64_t bytes, parse_bytes(a.sector_size));
+  return snark::FilecoinCircuit::create(kind, bytes);
+}
+
+void add_circuit_options(CLI::App* cmd, CircuitArgs* a) {
+  cmd->add_option("--kind", a->kind, "porep, winning-post, window-post or snap-deals")->required();
+  cmd->add_option("--sector-size", a->sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB, ... (default 2KiB)");
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+uint64_t peak_rss_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return uint64_t(u.ru_maxrss) * 1024;
+}
+
+// ---- circuit ----
+
+struct ShapeArgs {
+  CircuitArgs c;
+  bool count = false;
+  std::string write_r1cs;
+};
+
+int run_circuit(const ShapeArgs& a) {
+  auto circuit = circuit_of(a.c);
+  if (!circuit.ok()) return fail("filecoin circuit", circuit.status());
+  auto shape = snark::circuit_shape(*circuit);
+  if (!shape.ok()) return fail("filecoin circuit", shape.status());
+  std::printf("%s: %lu rows (+%lu input rows), %lu inputs (ONE included), %lu aux\n", circuit->name().c_str(),
+              shape->num_constraints, shape->num_inputs, shape->num_inputs, shape->num_aux);
+  if (a.count) {
+    auto t = std::chrono::steady_clock::now();
+    auto facts = snark::circuit_facts(*circuit);
+    if (!facts.ok()) return fail("filecoin circuit", facts.status());
+    const snark::CircuitCounts& c = facts->counts;
+    std::printf("non-zeros (input rows included) A %lu, B %lu, C %lu; density A-aux %lu, B-input %lu, B-aux %lu "
+                "(counted in %.1f s)\n",
+                c.nonzeros[0] + c.num_inputs, c.nonzeros[1], c.nonzeros[2], facts->density.a_aux.popcount,
+                facts->density.b_input.popcount, facts->density.b_aux.popcount, seconds_since(t));
+  }
+  if (!a.write_r1cs.empty()) {
+    auto t = std::chrono::steady_clock::now();
+    Status s = snark::write_precompiled_circuit(*circuit, a.write_r1cs);
+    if (!s.ok()) return fail("filecoin circuit", s);
+    std::printf("wrote %s in %.1f s\n", a.write_r1cs.c_str(), seconds_since(t));
+  }
+  return kExitOk;
+}
+
+void add_circuit(CLI::App& fil, Runner* runner) {
+  auto a = std::make_shared<ShapeArgs>();
+  auto* cmd = fil.add_subcommand("circuit", "Shape of a Filecoin circuit as cuzk synthesizes it");
+  add_circuit_options(cmd, &a->c);
+  cmd->add_flag("--count", a->count, "Also count non-zeros and density (seconds to a minute at 32 GiB)");
+  cmd->add_option("--write-r1cs", a->write_r1cs, "Write the blank circuit's rows as a cuzk precompiled file");
+  cmd->callback([runner, a] { *runner = [a] { return run_circuit(*a); }; });
+}
+
+// ---- setup ----
+
+struct SetupArgs {
+  CircuitArgs c;
+  std::string params, vk, r1cs;
+  uint64_t seed = 0;
+  int threads = 0;
+};
+
+Status run_setup_impl(const SetupArgs& a, ThreadPool* pool) {
+  ASSIGN_OR_RETURN(snark::FilecoinCircuit circuit, circuit_of(a.c));
+  r1cs::Circuit rows;
+  if (!a.r1cs.empty()) {
+    RETURN_IF_ERROR(snark::write_precompiled_circuit(circuit, a.r1cs));
+    r1cs::LoadOptions lo;
+    lo.pool = pool;
+    ASSIGN_OR_RETURN(rows, r1cs::load_precompiled(a.r1cs, lo));
+  } else {
+    ASSIGN_OR_RETURN(rows, snark::build_circuit(circuit));
+  }
+  std::fprintf(stderr, "cuzk filecoin setup: an INSECURE development key for %s (seed %lu): for testing only\n",
+               circuit.name().c_str(), a.seed);
+  Progress progress("setup");
+  groth16::DevSetupOptions so;
+  so.layout = groth16::KeyLayout::kBellperson;
+  so.seed = a.seed;
+  so.pool = pool;
+  so.progress = [&progress](double f) { progress.update(f); };
+  ASSIGN_OR_RETURN(groth16::ProvingKey pk, groth16::dev_setup(rows, so));
+  progress.done();
+  RETURN_IF_ERROR(io::write_params(a.params, pk, pool));
+  if (!a.vk.empty()) RETURN_IF_ERROR(io::write_vk(a.vk, pk.vk));
+  return ok_status();
+}
+
+void add_setup(CLI::App& fil, Runner* runner) {
+  auto a = std::make_shared<SetupArgs>();
+  auto* cmd = fil.add_subcommand("setup", "An INSECURE development key for a Filecoin circuit (bellperson layout)");
+  add_circuit_options(cmd, &a->c);
+  cmd->add_option("--params", a->params, "Output .params file")->required();
+  cmd->add_option("--vk", a->vk, "Output .vk file");
+  cmd->add_option("--r1cs", a->r1cs, "Also write the circuit's rows here (precompiled) and set up from them");
+  cmd->add_option("--dev-seed", a->seed, "Seed every secret is derived from (anyone who knows it can forge proofs)")
+      ->required();
+  cmd->add_option("--threads", a->threads, "Worker threads (default: all cores)");
+  cmd->callback([runner, a] {
+    *runner = [a] {
+      CommandPool pool(a->threads);
+      Status s = run_setup_impl(*a, pool.get());
+      return s.ok() ? kExitOk : fail("filecoin setup", s);
+    };
+  });
+}
+
+// ---- bench-synth ----
+
+struct BenchArgs {
+  CircuitArgs c;
+  bool record = false;
+  int threads = 0;
+};
+
+int run_bench(const BenchArgs& a) {
+  auto circuit = circuit_of(a.c);
+  if (!circuit.ok()) return fail("filecoin bench-synth", circuit.status());
+  auto shape = snark::circuit_shape(*circuit);
+  if (!shape.ok()) return fail("filecoin bench-synth", shape.status());
+  CommandPool pool(a.threads);
+  const snark::PartitionInputs inputs = circuit->blank();
+  auto t = std::chrono::steady_clock::now();
+  auto w = snark::generate_witness(*circuit, inputs, a.threads == 1 ? nullptr : pool.get(), &*shape);
+  const double witness_s = seconds_since(t);
+  if (!w.ok()) return fail("filecoin bench-synth", w.status());
+  w = std::vector<ff::Fr>();
+  double record_s = 0;
+  if (a.record) {
+    t = std::chrono::steady_clock::now();
+    auto facts = snark::circuit_facts(*circuit);
+    record_s = seconds_since(t);
+    if (!facts.ok()) return fail("filecoin bench-synth", facts.status());
+  }
+  const unsigned threads = a.threads == 1 ? 1 : pool.get()->size() + 1;
+  std::printf("{\"circuit\":\"%s\",\"rows\":%lu,\"aux\":%lu,\"threads\":%u,\"witness_s\":%.3f,"
+              "\"witness_rows_per_s\":%.0f,\"record_s\":%.3f,\"peak_rss_bytes\":%lu}\n",
+              circuit->name().c_str(), shape->num_constraints, shape->num_aux, threads, witness_s,
+              double(shape->num_constraints) / witness_s, record_s, peak_rss_bytes());
+  return kExitOk;
+}
+
+void add_bench(CLI::App& fil, Runner* runner) {
+  auto a = std::make_shared<BenchArgs>();
+  auto* cmd = fil.add_subcommand("bench-synth", "Time witness generation (and R1CS recording) of one partition");
+  add_circuit_options(cmd, &a->c);
+  cmd->add_flag("--record", a->record, "Also time a counting synthesis (every row built and merged)");
+  cmd->add_option("--threads", a->threads, "Threads for the circuit's sections (1: one thread; default all cores)");
+  cmd->callback([runner, a] { *runner = [a] { return run_bench(*a); }; });
+}
+
+}  // namespace
+
+void add_filecoin_circuit_commands(CLI::App& filecoin, Runner* runner) {
+  add_circuit(filecoin, runner);
+  add_setup(filecoin, runner);
+  add_bench(filecoin, runner);
+}
+
+}  // namespace cuzk::app

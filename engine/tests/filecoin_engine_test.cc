@@ -1,0 +1,160 @@
+// The Filecoin kinds through the engine: a Window PoSt partition of two 2 KiB
+// sectors sealed in memory, proved with an INSECURE development key that the
+// engine generates into its cache directory, checked against the verifying
+// key read back from that file with public inputs computed from the public
+// parameters; and bad requests failing their job with a message that names
+// what is wrong, without affecting the next job.
+#include <gtest/gtest.h>
+
+#include "cuzk/filecoin/bincode.h"
+#include "cuzk/filecoin/public_inputs.h"
+#include "cuzk/filecoin/sdr.h"
+#include "cuzk/filecoin/vanilla_produce.h"
+#include "cuzk/groth16/verifier.h"
+#include "cuzk/io/bellperson.h"
+#include "test_support.h"
+
+namespace cuzk::engine {
+namespace {
+
+namespace fc = cuzk::filecoin;
+using ff::Fr;
+
+fc::SealedSector seal_2kib(TestRng& rng, uint64_t sector_id) {
+  const fc::SealProofInfo info = fc::seal_proof_info(5).value();  // StackedDrg2KiBV1_1
+  std::vector<uint8_t> data(2048);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = uint8_t(rng()) & (i % 32 == 31 ? 0x3f : 0xff);
+  fc::SealInputs in;
+  in.sector_bytes = 2048;
+  in.layers = info.layers;
+  in.porep_id = info.porep_id;
+  in.api = info.api;
+  in.prover_id = fc::node_from_fr(Fr::random(rng));
+  in.ticket = fc::node_from_fr(Fr::random(rng));
+  in.sector_id = sector_id;
+  return fc::seal_sector(in, data).value();
+}
+
+std::string str(const std::vector<uint8_t>& v) { return std::string(v.begin(), v.end()); }
+std::string str(const fc::Node& n) { return std::string(n.begin(), n.end()); }
+
+class FilecoinEngineTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { dir_ = new testing::TempDir(); }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+
+  EngineConfig config() {
+    EngineConfig c = testing::base_config(dir_->path());
+    CircuitSpec s;
+    s.id = "window-2k";
+    s.filecoin.kind = "window-post";
+    s.filecoin.sector_size = 2048;
+    s.filecoin.dev_key = true;
+    s.filecoin.dev_seed = 11;
+    c.circuits = {s};
+    return c;
+  }
+
+  // A Window PoSt request for two sealed sectors, as Curio sends it.
+  JobRequest window_request(TestRng& rng, std::vector<Fr>* publics) {
+    const fc::PoStProofInfo info = fc::post_proof_info(10).value();  // StackedDrgWindow2KiBV1_2
+    const fc::SealedSector a = seal_2kib(rng, 31), b = seal_2kib(rng, 32);
+    const fc::Node randomness = fc::node_from_fr(Fr::random(rng));
+    auto f = std::make_shared<FilecoinRequest>();
+    f->sector_size = 2048;
+    f->registered_proof = 10;
+    f->randomness = str(randomness);
+    f->vanilla_proofs = {str(fc::encode_post_sector_proof(fc::produce_post_sector_proof(info, a, 31, randomness, 0))),
+                         str(fc::encode_post_sector_proof(fc::produce_post_sector_proof(info, b, 32, randomness, 1)))};
+    const fc::PoStSector pub[2] = {{31, a.comm_r}, {32, b.comm_r}};
+    *publics = fc::window_post_public_inputs(info, randomness, pub, 0).value();
+    JobRequest r;
+    r.kind = ProofKind::kWindowPostPartition;
+    r.filecoin = f;
+    return r;
+  }
+
+  static testing::TempDir* dir_;
+};
+
+testing::TempDir* FilecoinEngineTest::dir_ = nullptr;
+
+TEST_F(FilecoinEngineTest, WindowPoStWithADevKeyVerifiesAndBadRequestsFailTheirJob) {
+  auto engine = Engine::create(config());
+  ASSERT_TRUE(engine.ok()) << engine.status().to_string();
+  TestRng rng(fresh_test_seed());
+  std::vector<Fr> publics;
+  JobRequest good = window_request(rng, &publics);
+
+  // A truncated vanilla proof fails its job, naming the field.
+  JobRequest truncated = good;
+  auto bad = std::make_shared<FilecoinRequest>(*good.filecoin);
+  bad->vanilla_proofs[1].resize(bad->vanilla_proofs[1].size() / 2);
+  truncated.filecoin = bad;
+  auto t = (*engine)->submit(truncated);
+  ASSERT_TRUE(t.ok()) << t.status().to_string();
+  auto tr = (*engine)->await(t->job_id, std::nullopt);
+  ASSERT_TRUE(tr.ok());
+  EXPECT_EQ(tr->outcome, JobOutcome::kFailed);
+  EXPECT_NE(tr->error_message.find("vanilla_proofs[1]"), std::string::npos) << tr->error_message;
+
+  // Randomness that the vanilla proofs do not answer: the witness's public
+  // inputs differ from the parameters'.
+  JobRequest other = good;
+  auto moved = std::make_shared<FilecoinRequest>(*good.filecoin);
+  moved->randomness = str(fc::node_from_fr(Fr::random(rng)));
+  other.filecoin = moved;
+  auto o = (*engine)->submit(other);
+  ASSERT_TRUE(o.ok());
+  auto orr = (*engine)->await(o->job_id, std::nullopt);
+  ASSERT_TRUE(orr.ok());
+  EXPECT_EQ(orr->outcome, JobOutcome::kFailed);
+  EXPECT_NE(orr->error_message.find("does not answer this request's challenges"), std::string::npos)
+      << orr->error_message;
+
+  auto s = (*engine)->submit(good);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto r = (*engine)->await(s->job_id, std::nullopt);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
+  ASSERT_EQ(r->proof.size(), 192u);
+
+  // Check the proof ourselves with the key file the engine generated.
+  const std::string params = dir_->path() + "/window-post-2KiB-dev11.params";
+  auto file = MappedFile::open(params);
+  ASSERT_TRUE(file.ok());
+  auto key_vk = io::parse_vk(file->bytes());
+  ASSERT_TRUE(key_vk.ok()) << key_vk.status().to_string();
+  auto proof = io::parse_proof(ByteSpan(reinterpret_cast<const uint8_t*>(r->proof.data()), r->proof.size()));
+  ASSERT_TRUE(proof.ok());
+  auto ok = groth16::verify(*key_vk, publics, *proof);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_TRUE(*ok);
+  ASSERT_EQ(r->public_inputs.size(), publics.size());
+  for (size_t i = 0; i < publics.size(); ++i) {
+    std::array<uint8_t, 32> be;
+    publics[i].to_bytes_be(be.data());
+    EXPECT_EQ(r->public_inputs[i], be) << i;
+  }
+}
+
+TEST_F(FilecoinEngineTest, RoutingErrors) {
+  auto engine = Engine::create(config());
+  ASSERT_TRUE(engine.ok());
+  JobRequest r;
+  r.kind = ProofKind::kWinningPost;
+  r.filecoin = std::make_shared<FilecoinRequest>();
+  auto s = (*engine)->submit(r);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(s.status().message().find("winning-post"), std::string::npos) << s.status().message();
+  r.kind = ProofKind::kWindowPostPartition;
+  r.filecoin = nullptr;
+  EXPECT_EQ((*engine)->submit(r).status().code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace cuzk::engine
