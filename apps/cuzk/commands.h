@@ -29,6 +29,8 @@ void add_inspect_command(CLI::App& app, Runner* runner);
 void add_groth16_command(CLI::App& app, Runner* runner);
 void add_bench_prove_command(CLI::App& bench, Runner* runner);
 void add_bench_primitive_commands(CLI::App& bench, Runner* runner);
+// `cuzk bench pipeline` (the engine in-process, CUZK_HAVE_ENGINE).
+void add_bench_pipeline_command(CLI::App& bench, Runner* runner);
 
 // `cuzk filecoin` (built with the filecoin and io layers, CUZK_HAVE_FILECOIN):
 // verify-seal / verify-window-post / verify-winning-post / verify-snap,

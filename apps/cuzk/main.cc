@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
   cuzk::app::add_filecoin_client_commands(*filecoin, &runner);
 #endif
 #endif
+#ifdef CUZK_HAVE_ENGINE
+  cuzk::app::add_bench_pipeline_command(*bench, &runner);
+#endif
 #ifdef CUZK_HAVE_SERVER
   cuzk::app::add_serve_command(app, &runner);
   cuzk::app::add_prove_client_command(app, &runner);

@@ -2,6 +2,7 @@
 // and the generated demo circuit (a cached .zkey plus its full circuit).
 #include "cuzk/engine/circuit_source.h"
 
+#include "bench_source.h"
 #include "filecoin_source.h"
 
 #include <cstring>
@@ -19,7 +20,7 @@
 namespace cuzk::engine {
 
 uint64_t LoadedCircuit::host_bytes() const {
-  uint64_t b = pk.point_bytes() + prove_circuit.storage_bytes();
+  uint64_t b = pk.point_bytes() + prove_circuit.storage_bytes() + bench_witness.size() * sizeof(ff::Fr);
   b += (pk.a_density.words.size() + pk.b_density.words.size()) * 8;
   if (check_circuit && check_circuit->terms().data() != prove_circuit.terms().data())
     b += check_circuit->storage_bytes();
@@ -260,6 +261,7 @@ class ParamsSource : public KeyFileSource {
 
 StatusOr<std::unique_ptr<CircuitSource>> make_circuit_source(const CircuitSpec& spec, const SourceOptions& options) {
   if (spec.is_filecoin()) return make_filecoin_source(spec, options);
+  if (spec.is_bench()) return make_bench_source(spec, options);
   if (!spec.zkey.empty())
     return std::unique_ptr<CircuitSource>(std::make_unique<ZkeySource>(spec.id, spec.zkey, spec.check_r1cs, options));
   if (!spec.params.empty())

@@ -24,6 +24,14 @@ Status check_circuit(const CircuitSpec& c, size_t i) {
                              : "circuits[" + std::to_string(i) + "]" + (c.id.empty() ? "" : " (id \"" + c.id + "\")");
   if (c.id.empty()) return invalid_argument(where + ".id: must not be empty");
   if (c.is_filecoin()) return check_filecoin_circuit(c, where);
+  if (c.is_bench()) {
+    if (c.bench.shape != "porep") return invalid_argument(where + ".bench: \"" + c.bench.shape + "\" is not porep");
+    if (c.bench.lg < 8 || c.bench.lg > 27)
+      return invalid_argument(where + ".lg: must be in [8, 27], got " + std::to_string(c.bench.lg));
+    if (!c.zkey.empty() || !c.params.empty() || !c.r1cs.empty() || c.demo)
+      return invalid_argument(where + ": a bench circuit takes no key files");
+    return ok_status();
+  }
   int sources = int(!c.zkey.empty()) + int(!c.params.empty()) + int(c.demo);
   if (sources != 1)
     return invalid_argument(where + ": give exactly one of zkey, params (with r1cs) or demo = true");

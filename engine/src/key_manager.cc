@@ -258,19 +258,19 @@ StatusOr<std::shared_ptr<const LoadedCircuit>> KeyManager::decode(Entry& e) {
       e.mapping = MappedFile();
     }
   }
-  if (e.mapping.size() == 0) {
+  if (e.mapping.size() == 0 && !path.empty()) {
     auto m = env_->map_file(path);
     if (!m.ok()) return failed_precondition("circuit " + bounded_quote(e.source->id()) + ": " + m.status().message());
     m->advise_sequential();
     e.mapping = std::move(*m);
   }
-  const MappedFile* mapping = &e.mapping;
+  const MappedFile* mapping = path.empty() ? nullptr : &e.mapping;
   mu_.unlock();  // the entry is ours while it is loading
   auto r = e.source->load(mapping, [this, &e](double f) {
     MutexLock g(mu_);
     e.progress = f;
   });
-  Status intact = mapping->check_intact();
+  Status intact = mapping ? mapping->check_intact() : ok_status();
   if (intact.ok() && r.ok()) intact = (*r)->check_files();
   mu_.lock();
   if (!intact.ok()) return intact.with_context("circuit " + bounded_quote(e.source->id()));

@@ -221,6 +221,11 @@ Status Engine::Impl::prepare(Item& item) {
   if (job.filecoin) {
     // Witness generation from the vanilla proof (the hot path of a Filecoin proof).
     ASSIGN_OR_RETURN(p.witness, job.filecoin->witness(p.index, pool_.get(), c.prove_circuit.shape()));
+  } else if (p.wtns.empty() && !c.bench_witness.empty()) {
+    p.witness.resize(c.bench_witness.size());
+    pool_->parallel_for(p.witness.size(), 1 << 16, [&](size_t lo, size_t hi) {
+      std::copy(c.bench_witness.begin() + long(lo), c.bench_witness.begin() + long(hi), p.witness.begin() + long(lo));
+    });
   } else {
     ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
     ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));

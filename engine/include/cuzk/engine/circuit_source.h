@@ -29,6 +29,7 @@ struct CircuitInfo {
   int lg_n = 0;             // domain 2^lg_n
   uint64_t key_file_bytes = 0;
   uint64_t est_key_bytes = 0;  // host bytes the key takes once loaded (an upper estimate)
+  bool generates_witness = false;  // a bench circuit: requests may bring empty witnesses
 };
 
 // A key decoded into host memory with everything the prover needs.
@@ -48,6 +49,8 @@ struct LoadedCircuit {
   // circuit is used in place). A file shrinking under the key is seen by
   // check_files(), never as a crash.
   std::vector<std::shared_ptr<const MappedFile>> files;
+  // A bench circuit's witness, proved by partitions that bring none.
+  std::vector<ff::Fr> bench_witness;
 
   uint64_t host_bytes() const;
   // DATA_LOSS naming the first of `files` that changed while in use.
@@ -60,7 +63,8 @@ class CircuitSource {
   virtual const std::string& id() const = 0;
   // Reads headers only. Errors: FAILED_PRECONDITION naming the file.
   virtual StatusOr<CircuitInfo> describe() = 0;
-  // The key file the WARM tier maps.
+  // The key file the WARM tier maps; empty when the key has no file (a
+  // bench circuit built in memory).
   virtual std::string key_path() const = 0;
   // Decodes the key; `mapped`, when given, is a mapping of key_path().
   // progress receives fractions in [0, 1] from the calling thread.

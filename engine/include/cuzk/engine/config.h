@@ -37,6 +37,23 @@ struct FilecoinCircuitSpec {
   uint64_t dev_seed = 1;
 };
 
+// A benchmark circuit the engine builds in memory at its first use: the
+// PoRep-shaped synthetic circuit of domain 2^lg (r1cs::generate_porep_shaped;
+// the exact counts of a 32 GiB PoRep partition at lg = 27), an INSECURE
+// development key (its fixed-base work on a GPU when there is one), and one
+// satisfying witness that every partition of a request without witnesses
+// proves (each with fresh blinding). For measuring the pipeline at sizes
+// whose witnesses (4.2 GB at 2^27) no request could carry.
+struct LoadedCircuit;
+struct BenchCircuitSpec {
+  std::string shape;  // "porep"
+  int lg = 0;         // 8..27
+  uint64_t seed = 1;
+  // In-process only: the circuit, key and witness already built (so that a
+  // benchmark comparing engine settings builds them once).
+  std::shared_ptr<const LoadedCircuit> prebuilt;
+};
+
 // A registered circuit: a proving key and what the prover needs besides it.
 // Exactly one source: `zkey` (a snarkjs key, which carries its A/B
 // coefficients), `params` with `r1cs` (a bellperson key and its circuit),
@@ -55,6 +72,8 @@ struct CircuitSpec {
   DemoCircuitSpec demo_spec;
   FilecoinCircuitSpec filecoin;  // used when filecoin.kind is set
   bool is_filecoin() const { return !filecoin.kind.empty(); }
+  BenchCircuitSpec bench;  // used when bench.shape is set
+  bool is_bench() const { return !bench.shape.empty(); }
 };
 
 struct EngineConfig {
