@@ -260,8 +260,10 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   const groth16::LaneTimes& lt = slot->lane->times();
   record_lane(*device, lt, stage_ms, wait_ms, run_ms);
   if (!sums.ok()) {
-    const StatusCode code = sums.status().code();
-    if (code == StatusCode::kFailedPrecondition || code == StatusCode::kInvalidArgument) return sums.status();
+    // FAILED_PRECONDITION: the witness does not satisfy the circuit (the
+    // input's fault). Anything else from inside the device region is the
+    // device's (a CUDA error maps to whatever code its kind suggests).
+    if (sums.status().code() == StatusCode::kFailedPrecondition) return sums.status();
     // A device error: this job fails, its memory goes back, the device serves the others.
     count_fallback(device, "device_error");
     return sums.status().with_context(device->name + " (the job fails; the device goes on with other work)");
