@@ -76,11 +76,16 @@ TEST(EngineOnGpu, TwoWorkersProveThroughThePipeline) {
 // in one partition. Every returned proof verifies against the key file's VK.
 class GpuFallbacks : public ::testing::Test {
  protected:
+  static void SetUpTestSuite() { dir_ = new testing::TempDir(); }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
   void SetUp() override {
     if (!gpu::device_available()) GTEST_SKIP() << gpu::device_unavailable_reason();
     spec_ = testing::small_demo(20);
-    ASSERT_TRUE(ensure_demo_files(spec_, dir_.path(), nullptr).ok());
-    DemoFiles files = demo_files(spec_, dir_.path());
+    ASSERT_TRUE(ensure_demo_files(spec_, dir_->path(), nullptr).ok());  // once for the suite
+    DemoFiles files = demo_files(spec_, dir_->path());
     wtns_ = testing::read_file(files.wtns);
     auto vk = io::read_vk_json(files.vk_json);
     ASSERT_TRUE(vk.ok()) << vk.status().to_string();
@@ -90,7 +95,7 @@ class GpuFallbacks : public ::testing::Test {
   // An engine on one CUDA device made with `faults` (and `placement`).
   std::unique_ptr<Engine> make(groth16::cuda::CudaFaults faults, groth16::cuda::Placement placement,
                                uint64_t vram_limit = 0) {
-    EngineConfig c = testing::base_config(dir_.path());
+    EngineConfig c = testing::base_config(dir_->path());
     c.devices = {"cuda-test:0"};
     c.workers_per_device = 2;
     c.prover_threads = 0;
@@ -152,7 +157,7 @@ class GpuFallbacks : public ::testing::Test {
     return 0;
   }
 
-  testing::TempDir dir_;
+  static inline testing::TempDir* dir_ = nullptr;
   DemoCircuitSpec spec_;
   std::string wtns_;
   groth16::VerifyingKey vk_;
