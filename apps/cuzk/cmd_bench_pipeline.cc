@@ -72,7 +72,7 @@ struct RunResult {
   uint64_t limit = 0;
   double attach_s = 0, per_job_s = 0, steady_per_job_s = 0, busy = 0, h_ms = 0, run_ms = 0, upload_gbps = 0;
   uint64_t proofs = 0, failed = 0, rss_peak = 0, vram_peak = 0;
-  std::string placement, fallbacks, device;
+  std::string placement, fallbacks, device, stages;
 };
 
 // Device busy seconds so far, per device.
@@ -173,6 +173,12 @@ StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& sp
   const double prove_cnt =
       series(m1, "cuzk_stage_seconds_count{stage=\"prove\"}") - series(m0, "cuzk_stage_seconds_count{stage=\"prove\"}");
   r.run_ms = prove_cnt > 0 ? 1000 * prove_sum / prove_cnt : 0;
+  for (const char* stage : {"admit", "prepare", "matvec", "wait_worker", "stage", "interlock_wait", "prove", "finalize", "verify"}) {
+    const std::string k = std::string("{stage=\"") + stage + "\"}";
+    const double sum = series(m1, "cuzk_stage_seconds_sum" + k) - series(m0, "cuzk_stage_seconds_sum" + k);
+    const double cnt = series(m1, "cuzk_stage_seconds_count" + k) - series(m0, "cuzk_stage_seconds_count" + k);
+    if (cnt > 0) r.stages += std::string(stage) + " " + std::to_string(int(1000 * sum / cnt)) + " ";
+  }
   return r;
 }
 
@@ -215,11 +221,11 @@ int run_pipeline_bench(const PipelineArgs& a) {
       results.push_back(*r);
       std::printf("workers %u  limit %-8s  %.2f s/job (steady %.2f)  %u partitions/job  busy %.1f%%  H %.0f ms  "
                   "prove %.0f ms/partition  upload %.1f GB/s  RSS peak %.1f GiB  VRAM peak %.1f GiB  proofs %llu  "
-                  "failed %llu  fallbacks: %s\n  key: %s\n",
+                  "failed %llu  fallbacks: %s\n  key: %s\n  mean ms per partition: %s\n",
                   w, limit ? gib(limit).c_str() : "none", r->per_job_s, r->steady_per_job_s, a.partitions,
                   100 * r->busy, r->h_ms, r->run_ms, r->upload_gbps, double(r->rss_peak) / (1ull << 30),
                   double(r->vram_peak) / (1ull << 30), (unsigned long long)r->proofs, (unsigned long long)r->failed,
-                  r->fallbacks.empty() ? "none" : r->fallbacks.c_str(), r->placement.c_str());
+                  r->fallbacks.empty() ? "none" : r->fallbacks.c_str(), r->placement.c_str(), r->stages.c_str());
       std::fflush(stdout);
     }
   if (!a.json_out.empty()) {
@@ -229,7 +235,7 @@ int run_pipeline_bench(const PipelineArgs& a) {
         << ",\"vram_limit\":" << r.limit << ",\"s_per_job\":" << r.per_job_s << ",\"steady_s_per_job\":" << r.steady_per_job_s
         << ",\"gpu_busy\":" << r.busy << ",\"h_ms\":" << r.h_ms << ",\"prove_ms\":" << r.run_ms
         << ",\"upload_gbps\":" << r.upload_gbps << ",\"rss_peak\":" << r.rss_peak << ",\"vram_peak\":" << r.vram_peak
-        << ",\"proofs\":" << r.proofs << ",\"failed\":" << r.failed << ",\"fallbacks\":\"" << r.fallbacks << "\"}\n";
+        << ",\"proofs\":" << r.proofs << ",\"failed\":" << r.failed << ",\"fallbacks\":\"" << r.fallbacks << "\",\"stages_ms\":\"" << r.stages << "\"}\n";
   }
   for (const auto& r : results)
     if (r.failed) return 1;

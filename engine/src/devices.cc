@@ -312,18 +312,18 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
 // Pinned host buffers for a partition's a, b, c when the proving devices
 // upload from them (a CUDA device), from a pool so that pinning — slow for
 // gigabytes — happens once per buffer, not per partition.
-Status Engine::Impl::pin_rows(Partition& p, uint64_t n) {
+Status Engine::Impl::pin_rows(Partition& p, uint64_t n, const std::vector<ff::Fr>& witness) {
   if (host_alloc_ == nullptr) return ok_status();
   bool pageable = false;
   for (int i = 0; i < 4; ++i) {
-    ASSIGN_OR_RETURN(p.pinned[i], pinned_pool_.take(i < 3 ? n : p.witness.size(), *host_alloc_));
+    ASSIGN_OR_RETURN(p.pinned[i], pinned_pool_.take(i < 3 ? n : witness.size(), *host_alloc_));
     pageable = pageable || !p.pinned[i].pinned();
   }
   if (pageable) count_fallback(nullptr, "pinned_alloc");
   // The witness moves into its pinned buffer (copied in parallel).
   groth16::HostBuffer& w = p.pinned[3];
   pool_->parallel_for(w.size(), 1 << 16, [&](size_t lo, size_t hi) {
-    std::copy(p.witness.begin() + long(lo), p.witness.begin() + long(hi), w.data() + lo);
+    std::copy(witness.begin() + long(lo), witness.begin() + long(hi), w.data() + lo);
   });
   return ok_status();
 }

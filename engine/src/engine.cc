@@ -105,7 +105,10 @@ uint64_t Engine::Impl::partition_estimate(const CircuitInfo& info, uint64_t wtns
   uint64_t n = uint64_t(1) << info.lg_n;
   // On a GPU device the MSM and H scalars live in device memory; the host
   // holds the witness and its pinned copy, and a, b, c (pinned).
-  if (host_alloc_ != nullptr) return wtns_bytes + 2 * 32 * info.num_vars + 3 * 32 * n + kPartitionSlackBytes;
+  if (host_alloc_ != nullptr) {
+    const uint64_t witness_copies = info.generates_witness && wtns_bytes == 0 ? 1 : 2;
+    return wtns_bytes + witness_copies * 32 * info.num_vars + 3 * 32 * n + kPartitionSlackBytes;
+  }
   return wtns_bytes + 32 * info.num_vars + 3 * 32 * n + 32 * (info.num_vars + n) + kPartitionSlackBytes;
 }
 

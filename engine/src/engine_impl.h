@@ -186,6 +186,7 @@ class Engine::Impl {
   void housekeeping_loop();
   Status admit_and_prepare(Item& item, WorkerSlot* slot);
   Status prepare(Item& item);
+  Status prepare_bench(Item& item);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
   // devices.cc
   // The key of `circuit_id` attached to `device` (the DEVICE tier on a GPU),
@@ -203,7 +204,8 @@ class Engine::Impl {
   void drop_from_devices(const std::string& circuit_id);
   void count_fallback(Device* device, const std::string& cause);
   void record_lane(Device& device, const groth16::LaneTimes& lt, double stage_ms, double wait_ms, double run_ms);
-  Status pin_rows(Partition& p, uint64_t n);
+  // Pinned a, b, c of n values and a pinned copy of `witness`.
+  Status pin_rows(Partition& p, uint64_t n, const std::vector<ff::Fr>& witness);
   Status finalize_one(Item& item);
 
   // engine.cc

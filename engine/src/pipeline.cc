@@ -222,10 +222,7 @@ Status Engine::Impl::prepare(Item& item) {
     // Witness generation from the vanilla proof (the hot path of a Filecoin proof).
     ASSIGN_OR_RETURN(p.witness, job.filecoin->witness(p.index, pool_.get(), c.prove_circuit.shape()));
   } else if (p.wtns.empty() && !c.bench_witness.empty()) {
-    p.witness.resize(c.bench_witness.size());
-    pool_->parallel_for(p.witness.size(), 1 << 16, [&](size_t lo, size_t hi) {
-      std::copy(c.bench_witness.begin() + long(lo), c.bench_witness.begin() + long(hi), p.witness.begin() + long(lo));
-    });
+    return prepare_bench(item);
   } else {
     ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
     ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));
@@ -250,12 +247,37 @@ Status Engine::Impl::prepare(Item& item) {
   options.check_satisfied = false;  // checked above against the circuit's C rows when it has them
   if (host_alloc_ != nullptr) {
     // Straight into pinned memory, from which a GPU's uploads run at full speed.
-    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size()));
+    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size(), p.witness));
     RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, p.witness, p.pinned[0].span(),
                                                p.pinned[1].span(), p.pinned[2].span(), options));
     std::vector<ff::Fr>().swap(p.witness);  // the pinned copy is the one proved with
   } else {
     ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, p.witness, options));
+  }
+  p.matvec_ms = ms_between(start, Clock::now());
+  return ok_status();
+}
+
+// A bench circuit's partition: its witness goes straight from the circuit
+// into the partition's pinned buffer (GPU) or a copy (CPU).
+Status Engine::Impl::prepare_bench(Item& item) {
+  Partition& p = item.part();
+  const LoadedCircuit& c = *p.key;
+  const std::vector<ff::Fr>& w = c.bench_witness;
+  p.public_inputs.assign(w.begin() + 1, w.begin() + int64_t(c.pk.num_inputs));
+  auto start = Clock::now();
+  groth16::ProveOptions options;
+  options.pool = pool_.get();
+  options.metrics = &metrics_;
+  options.c_rule = c.c_rule;
+  options.check_satisfied = false;
+  if (host_alloc_ == nullptr) {
+    p.witness = w;
+    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, p.witness, options));
+  } else {
+    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size(), w));
+    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, p.pinned[3].span(), p.pinned[0].span(),
+                                               p.pinned[1].span(), p.pinned[2].span(), options));
   }
   p.matvec_ms = ms_between(start, Clock::now());
   return ok_status();
