@@ -24,8 +24,9 @@ packages=(build-essential cmake ninja-build git pkg-config
 if [[ $want_test -eq 1 ]] && ! command -v node >/dev/null; then
   packages+=(nodejs npm)
 fi
-# The TLS tests make their certificates with the openssl tool.
-[[ $want_test -eq 1 ]] && packages+=(openssl)
+# The TLS tests make their certificates with the openssl tool; the
+# thread-safety check and the fuzz targets need Clang and its runtimes.
+[[ $want_test -eq 1 ]] && packages+=(openssl clang-16 libclang-rt-16-dev)
 # Headless Chromium for the status page test.
 if [[ $want_test -eq 1 ]]; then
   packages+=(chromium)

@@ -22,3 +22,8 @@ for gen in tests/vectors/*_vectors.mjs; do
 done
 export CUZK_FRESH_VECTORS_DIR=$PWD/$fresh
 ctest --test-dir "$bindir" --output-on-failure -j "$(nproc)" ${CTEST_ARGS:-}
+# Clang's thread-safety analysis over the annotated layers (syntax only).
+scripts/check-thread-safety.sh "$bindir"
+# Every fuzz target for a few seconds (about a minute in all), from seeds made
+# by cuzk's writers; its own Clang build with ASan and UBSan in build-fuzz/.
+scripts/fuzz.sh ci

@@ -18,6 +18,9 @@
 #include "cuzk/groth16/setup.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/r1cs/precompiled.h"
+#ifdef CUZK_HAVE_CUDA_PROVER
+#include "cuzk/groth16/cuda/cuda_setup.h"
+#endif
 
 namespace cuzk::app {
 namespace {
@@ -112,6 +115,7 @@ struct SetupArgs {
   std::string params, vk, r1cs;
   uint64_t seed = 0;
   int threads = 0;
+  int device = -1;  // fixed-base multiplications on this CUDA device
 };
 
 Status run_setup_impl(const SetupArgs& a, ThreadPool* pool) {
@@ -133,6 +137,13 @@ Status run_setup_impl(const SetupArgs& a, ThreadPool* pool) {
   so.seed = a.seed;
   so.pool = pool;
   so.progress = [&progress](double f) { progress.update(f); };
+  if (a.device >= 0) {
+#ifdef CUZK_HAVE_CUDA_PROVER
+    RETURN_IF_ERROR(groth16::cuda::use_device_fixed_base(&so, a.device, pool));
+#else
+    return invalid_argument("--device: this build has no CUDA backend");
+#endif
+  }
   ASSIGN_OR_RETURN(groth16::ProvingKey pk, groth16::dev_setup(rows, so));
   progress.done();
   RETURN_IF_ERROR(io::write_params(a.params, pk, pool));
@@ -150,6 +161,7 @@ void add_setup(CLI::App& fil, Runner* runner) {
   cmd->add_option("--dev-seed", a->seed, "Seed every secret is derived from (anyone who knows it can forge proofs)")
       ->required();
   cmd->add_option("--threads", a->threads, "Worker threads (default: all cores)");
+  cmd->add_option("--device", a->device, "Run the fixed-base multiplications on this CUDA device (CUDA builds)");
   cmd->callback([runner, a] {
     *runner = [a] {
       CommandPool pool(a->threads);

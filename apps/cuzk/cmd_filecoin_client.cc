@@ -7,6 +7,7 @@
 #include "cli_util.h"
 #include "commands.h"
 #include "cuzk/base/mapped_file.h"
+#include "cuzk/engine/filecoin.h"
 #include "cuzk/server/client.h"
 #include "filecoin_cli.h"
 
@@ -95,25 +96,53 @@ int run_prove(const ProveArgs& a) {
   return kExitOk;
 }
 
-}  // namespace
+// Every partition's circuit checked row by row from the vanilla proof(s).
+int run_check(const ProveArgs& a) {
+  auto args = submit_args(a);
+  if (!args.ok()) return fail("filecoin check", args.status());
+  auto work = engine::decode_filecoin_request(args->kind, *args->filecoin);
+  if (!work.ok()) return fail("filecoin check", work.status());
+  for (size_t k = 0; k < (*work)->partitions(); ++k) {
+    Status s = (*work)->check(k);
+    if (!s.ok()) {
+      std::printf("NOT SATISFIED: %s\n", s.message().c_str());
+      return kExitInvalid;
+    }
+  }
+  std::printf("OK: %zu partition(s); every row holds and the public inputs are the parameters'\n",
+              (*work)->partitions());
+  return kExitOk;
+}
 
-void add_filecoin_client_commands(CLI::App& filecoin, Runner* runner) {
-  auto a = std::make_shared<ProveArgs>();
-  auto* cmd = filecoin.add_subcommand("prove", "Prove a Filecoin vanilla proof through the daemon, as Curio does");
-  cmd->add_option("--addr", a->addr, "Daemon address: unix:///path or host:port")->required();
+void add_vanilla_options(CLI::App* cmd, ProveArgs* a) {
   cmd->add_option("--kind", a->kind, "porep, snap-deals, window-post or winning-post")->required();
   cmd->add_option("--registered-proof", a->proof_type, "Registered proof, number or name")->required();
   cmd->add_option("--vanilla", a->vanilla,
                   "Vanilla proof file(s): porep C1 output or Curio's envelope; PoSt sector proofs (one per sector); "
                   "SnapDeals partition proofs (one per partition, in order)")
       ->required();
-  cmd->add_option("--out", a->out, "Output file for the proof bytes")->required();
   cmd->add_option("--randomness", a->randomness, "PoSt randomness, 64 hex digits");
   cmd->add_option("--partition", a->partition, "Window PoSt partition index");
   cmd->add_option("--comm-r-old", a->comm_r_old, "SnapDeals: comm_r before the update, 64 hex digits");
   cmd->add_option("--comm-r-new", a->comm_r_new, "SnapDeals: comm_r after the update");
   cmd->add_option("--comm-d-new", a->comm_d_new, "SnapDeals: comm_d of the new data");
   cmd->add_option("--sector-size", a->sector_size, "Sector size in bytes (default: the registered proof's)");
+}
+
+}  // namespace
+
+void add_filecoin_client_commands(CLI::App& filecoin, Runner* runner) {
+  auto c = std::make_shared<ProveArgs>();
+  auto* check = filecoin.add_subcommand(
+      "check", "Synthesize a vanilla proof's circuits and check every row (names the first violated one): exit 0/1/2");
+  add_vanilla_options(check, c.get());
+  check->callback([runner, c] { *runner = [c] { return run_check(*c); }; });
+
+  auto a = std::make_shared<ProveArgs>();
+  auto* cmd = filecoin.add_subcommand("prove", "Prove a Filecoin vanilla proof through the daemon, as Curio does");
+  cmd->add_option("--addr", a->addr, "Daemon address: unix:///path or host:port")->required();
+  add_vanilla_options(cmd, a.get());
+  cmd->add_option("--out", a->out, "Output file for the proof bytes")->required();
   cmd->add_option("--sector-number", a->sector_number, "Sector number (informational)");
   cmd->add_option("--miner-id", a->miner_id, "Miner id (informational)");
   cmd->add_option("--request-id", a->request_id, "Idempotency key");

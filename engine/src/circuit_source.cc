@@ -51,9 +51,9 @@ Status precondition(const std::string& id, const Status& s) {
 
 // A circuit file: cuzk precompiled (magic CUZKR1CS), used in place (its
 // mapping joins `files`), or circom .r1cs, decoded into memory.
-StatusOr<r1cs::Circuit> read_circuit_file(const std::string& path, ThreadPool* pool,
+StatusOr<r1cs::Circuit> read_circuit_file(Env* env, const std::string& path, ThreadPool* pool,
                                           std::vector<std::shared_ptr<const MappedFile>>* files) {
-  ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(path));
+  ASSIGN_OR_RETURN(MappedFile f, env->map_file(path));
   if (f.size() >= 8 && std::memcmp(f.data(), r1cs::kPrecompiledMagic, 8) == 0) {
     auto mapped = std::make_shared<const MappedFile>(std::move(f));
     r1cs::LoadOptions lo;
@@ -69,8 +69,8 @@ StatusOr<r1cs::Circuit> read_circuit_file(const std::string& path, ThreadPool* p
   return circuit;
 }
 
-StatusOr<r1cs::CircuitShape> read_circuit_shape(const std::string& path) {
-  ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(path));
+StatusOr<r1cs::CircuitShape> read_circuit_shape(Env* env, const std::string& path) {
+  ASSIGN_OR_RETURN(MappedFile f, env->map_file(path));
   if (f.size() >= 8 && std::memcmp(f.data(), r1cs::kPrecompiledMagic, 8) == 0) {
     ASSIGN_OR_RETURN(r1cs::PrecompiledHeader h, r1cs::parse_precompiled_header(f.bytes(), f.size()));
     return h.shape;
@@ -87,7 +87,9 @@ StatusOr<r1cs::CircuitShape> read_circuit_shape(const std::string& path) {
 // FAILED_PRECONDITION naming the circuit.
 class KeyFileSource : public CircuitSource {
  public:
-  KeyFileSource(std::string id, SourceOptions options) : id_(std::move(id)), options_(std::move(options)) {}
+  KeyFileSource(std::string id, SourceOptions options) : id_(std::move(id)), options_(std::move(options)) {
+    if (!options_.env) options_.env = Env::posix();
+  }
   const std::string& id() const override { return id_; }
 
   StatusOr<CircuitInfo> describe() override {
@@ -142,12 +144,9 @@ class ZkeySource : public KeyFileSource {
 
  private:
   StatusOr<CircuitInfo> describe_impl() override {
-    ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(zkey_));
-    auto c = io::parse_iden3_container(f.bytes(), "zkey");
-    if (!c.ok()) return c.status().with_context(zkey_);
-    auto header = io::parse_zkey_header(f.bytes(), *c);
-    if (!header.ok()) return header.status().with_context(zkey_);
-    const io::ZkeyHeader& h = *header;
+    ASSIGN_OR_RETURN(MappedFile f, options_.env->map_file(zkey_));
+    ASSIGN_OR_RETURN(io::Iden3Container c, io::parse_iden3_container(f.bytes(), "zkey"));
+    ASSIGN_OR_RETURN(io::ZkeyHeader h, io::parse_zkey_header(f.bytes(), c));
     CircuitInfo info;
     info.num_vars = h.num_vars;
     info.num_public = h.num_public;
@@ -155,7 +154,7 @@ class ZkeySource : public KeyFileSource {
     info.key_file_bytes = f.size();
     info.est_key_bytes = f.size();  // decoded points and rows take no more than the file
     if (!check_.empty()) {
-      ASSIGN_OR_RETURN(r1cs::CircuitShape shape, read_circuit_shape(check_));
+      ASSIGN_OR_RETURN(r1cs::CircuitShape shape, read_circuit_shape(options_.env, check_));
       RETURN_IF_ERROR(r1cs::check_key_shape(shape, "check_r1cs " + check_, info.num_vars, info.num_public + 1, zkey_));
       info.est_key_bytes += file_size_or_zero(check_);
     }
@@ -185,7 +184,7 @@ class ZkeySource : public KeyFileSource {
     out->prove_circuit = std::move(z->ab_circuit);
     out->c_rule = z->c_rule;
     if (!check_.empty()) {
-      ASSIGN_OR_RETURN(r1cs::Circuit check, read_circuit_file(check_, options_.pool, &out->files));
+      ASSIGN_OR_RETURN(r1cs::Circuit check, read_circuit_file(options_.env, check_, options_.pool, &out->files));
       out->check_circuit = std::move(check);
     }
     if (progress) progress(0.9);
@@ -206,8 +205,8 @@ class ParamsSource : public KeyFileSource {
 
  private:
   StatusOr<CircuitInfo> describe_impl() override {
-    ASSIGN_OR_RETURN(r1cs::CircuitShape shape, read_circuit_shape(r1cs_));
-    ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(params_));
+    ASSIGN_OR_RETURN(r1cs::CircuitShape shape, read_circuit_shape(options_.env, r1cs_));
+    ASSIGN_OR_RETURN(MappedFile f, options_.env->map_file(params_));
     ASSIGN_OR_RETURN(io::ParamsLayout layout, io::scan_params(f.bytes()));
     if (layout.ic_len != shape.num_inputs)
       return invalid_argument(params_ + " has " + std::to_string(layout.ic_len) + " inputs but " + r1cs_ + " has " +
@@ -225,7 +224,7 @@ class ParamsSource : public KeyFileSource {
                                                            const std::function<void(double)>& progress) override {
     if (progress) progress(0.02);
     std::vector<std::shared_ptr<const MappedFile>> files;
-    ASSIGN_OR_RETURN(r1cs::Circuit circuit, read_circuit_file(r1cs_, options_.pool, &files));
+    ASSIGN_OR_RETURN(r1cs::Circuit circuit, read_circuit_file(options_.env, r1cs_, options_.pool, &files));
     if (progress) progress(0.1);
     r1cs::DensityBitmaps density = r1cs::compute_density(circuit, {}, options_.pool);
     MappedFile own;

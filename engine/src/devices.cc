@@ -185,7 +185,7 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   times.assembly_s = ms_between(ta, Clock::now()) / 1000;
   times.total_s = times.matvec_s + times.stage_s + run_ms / 1000 + times.assembly_s;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     p.stages = times;
   }
   p.rows = groth16::RowValues{};
@@ -215,7 +215,7 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
   const double upload_ms = lt.get("upload");
   if (upload_ms > 0)
     metrics_.set_gauge("cuzk_upload_gigabytes_per_second", double(lt.upload_bytes) / (upload_ms * 1e6), dev);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   device.busy_ms += device.backend->name() == "cpu" ? run_ms : std::max(0.0, lt.total_ms() - upload_ms);
 }
 

@@ -67,13 +67,14 @@ std::string job_id_prefix() {
 Engine::Impl::Impl(const EngineConfig& config)
     : job_id_prefix_(job_id_prefix()),
       config_(config),
+      env_(config.env ? config.env : Env::posix()),
       pool_(std::make_unique<ThreadPool>(config.prover_threads)),
       budget_(std::make_unique<MemoryBudget>(config.total_budget_bytes)) {}
 
 Engine::Impl::~Impl() {
   std::vector<Item> leftovers;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     stopping_ = true;
     accepting_ = false;
     for (auto& [id, job] : jobs_) {
@@ -91,7 +92,11 @@ Engine::Impl::~Impl() {
   threads_.clear();
   for (auto& i : leftovers) release_buffers(i.part());
   // Jobs may still hold leases and reservations in finished partitions.
-  jobs_.clear();
+  std::map<std::string, std::shared_ptr<Job>> jobs;
+  {
+    MutexLock lock(mu_);
+    jobs.swap(jobs_);
+  }
 }
 
 uint64_t Engine::Impl::partition_estimate(const CircuitInfo& info, uint64_t wtns_bytes) const {
@@ -141,7 +146,7 @@ StatusOr<SubmitResult> Engine::Impl::submit(JobRequest request) {
   return r;
 }
 
-StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
+Status check_request_fields(const JobRequest& request) {
   RETURN_IF_ERROR(check_id("request_id", request.request_id));
   RETURN_IF_ERROR(check_id("circuit_id", request.circuit_id));
   if (!is_known_kind(int(request.kind)) || request.kind == ProofKind::kUnspecified)
@@ -149,11 +154,16 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
   if (!is_known_priority(int(request.priority)))
     return invalid_argument("priority " + std::to_string(int(request.priority)) +
                             " is not a valid priority (0 unspecified, 1 LOW, 2 NORMAL, 3 HIGH, 4 CRITICAL)");
+  return ok_status();
+}
+
+StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
+  RETURN_IF_ERROR(check_request_fields(request));
   request.priority = effective_priority(request.kind, request.priority);
   if (is_filecoin_kind(request.kind)) RETURN_IF_ERROR(route_filecoin_request(request));
   auto digest = request_digest(request);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     if (!accepting_) return unavailable("the daemon is shutting down and accepts no new jobs");
     if (!request.request_id.empty()) {
       auto it = request_ids_.find(request.request_id);
@@ -190,7 +200,7 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
 }
 
 StatusOr<SubmitResult> Engine::Impl::enqueue(std::shared_ptr<Job> job) {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (!accepting_) return unavailable("the daemon is shutting down and accepts no new jobs");
   if (!job->request_id.empty()) {  // a concurrent submit with the same id may have won
     auto it = request_ids_.find(job->request_id);
@@ -237,27 +247,29 @@ StatusOr<SubmitResult> Engine::Impl::enqueue(std::shared_ptr<Job> job) {
 
 StatusOr<JobResult> Engine::Impl::await(const std::string& job_id,
                                         std::optional<std::chrono::milliseconds> timeout) {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto it = jobs_.find(job_id);
   if (it == jobs_.end())
     return not_found("unknown job " + bounded_quote(job_id) + " (finished jobs are kept for " +
                      std::to_string(config_.result_retention_ms / 1000) + " s)");
   std::shared_ptr<Job> job = it->second;
-  auto done = [&] { return job->outcome != JobOutcome::kUnknown; };
-  // A deadline past what the clock can hold is no deadline (wait_for would
-  // overflow computing it); a negative one is none to wait for.
+  // A deadline past what the clock can hold is no deadline (computing it
+  // would overflow); a negative one is none to wait for.
   if (timeout && *timeout > kLongestTimeout) timeout.reset();
   if (timeout && timeout->count() < 0) timeout = std::chrono::milliseconds(0);
-  if (timeout) {
-    if (!done_cv_.wait_for(lock, *timeout, done)) {
+  const Clock::time_point deadline = timeout ? Clock::now() + *timeout : Clock::time_point();
+  while (job->outcome == JobOutcome::kUnknown) {
+    if (!timeout) {
+      done_cv_.wait(mu_);
+    } else if (Clock::now() >= deadline) {
       JobResult r;
       r.job_id = job_id;
       r.outcome = JobOutcome::kTimeout;
       r.error_message = "the job is still running after " + std::to_string(timeout->count()) + " ms";
       return r;
+    } else {
+      done_cv_.wait_until(mu_, deadline);
     }
-  } else {
-    done_cv_.wait(lock, done);
   }
   return job->result;
 }
@@ -266,7 +278,7 @@ StatusOr<bool> Engine::Impl::cancel(const std::string& job_id) {
   std::vector<Item> removed;
   bool was_running = false;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = jobs_.find(job_id);
     if (it == jobs_.end()) return not_found("unknown job " + bounded_quote(job_id));
     Job& job = *it->second;
@@ -286,6 +298,7 @@ std::vector<Item> Engine::Impl::finish_job_locked(Job& job, JobOutcome outcome, 
   job.outcome = outcome;
   job.finished.store(true);
   job.finished_at = Clock::now();
+  job.forget_at = env_->now() + std::chrono::milliseconds(config_.result_retention_ms);
   job.error = error;
   job.result.finish_seq = ++finished_count_;
   for (auto& p : job.partitions)
@@ -353,19 +366,24 @@ void Engine::Impl::release_buffers(Partition& p) {
 }
 
 void Engine::Impl::stop_accepting() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   accepting_ = false;
 }
 
 bool Engine::Impl::drain(std::chrono::milliseconds grace) {
-  std::unique_lock<std::mutex> lock(mu_);
-  return done_cv_.wait_for(lock, grace, [&] { return unfinished_ == 0; });
+  MutexLock lock(mu_);
+  const Clock::time_point deadline = Clock::now() + grace;
+  while (unfinished_ != 0) {
+    if (Clock::now() >= deadline) return false;
+    done_cv_.wait_until(mu_, deadline);
+  }
+  return true;
 }
 
 void Engine::Impl::cancel_all(const std::string& reason) {
   std::vector<Item> removed;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     for (auto& [id, job] : jobs_)
       for (auto& i : finish_job_locked(*job, JobOutcome::kCancelled, reason)) removed.push_back(std::move(i));
   }
@@ -374,11 +392,10 @@ void Engine::Impl::cancel_all(const std::string& reason) {
 
 size_t Engine::Impl::purge_expired_locked() {
   size_t purged = 0;
-  auto now = Clock::now();
+  const auto now = env_->now();
   for (auto it = jobs_.begin(); it != jobs_.end();) {
     const Job& job = *it->second;
-    bool expired = job.outcome != JobOutcome::kUnknown &&
-                   ms_between(job.finished_at, now) >= double(config_.result_retention_ms);
+    bool expired = job.outcome != JobOutcome::kUnknown && now >= job.forget_at;
     if (!expired) {
       ++it;
       continue;

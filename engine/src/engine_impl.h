@@ -9,7 +9,6 @@
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuzk/base/mutex.h"
 #include "cuzk/base/thread_pool.h"
 #include "cuzk/base/trace.h"
 #include "cuzk/engine/engine.h"
@@ -78,6 +78,7 @@ struct Job {
   // GUARDED_BY(Impl::mu_):
   JobOutcome outcome = JobOutcome::kUnknown;
   Clock::time_point finished_at;
+  Clock::time_point forget_at;  // on the Env's clock: when retention drops the job
   std::string error;
   uint32_t partitions_done = 0;
   JobResult result;
@@ -155,6 +156,7 @@ class Engine::Impl {
 
   const std::string job_id_prefix_;  // "job-<start time>-": ids do not repeat across restarts
   EngineConfig config_;
+  Env* env_;  // config_.env or Env::posix()
   MetricsRegistry metrics_;
   PinnedPool pinned_pool_;                 // before the queues and jobs, which hold its buffers
   groth16::Backend* host_alloc_ = nullptr;  // the backend partition inputs are allocated for (a GPU's), or none
@@ -185,7 +187,7 @@ class Engine::Impl {
 
   // engine.cc
   StatusOr<SubmitResult> enqueue(std::shared_ptr<Job> job);
-  void fill_result_locked(Job& job);
+  void fill_result_locked(Job& job) REQUIRES(mu_);
   // Frees a partition's buffers, reservation and key reference.
   // REQUIRES: the caller holds the partition (popped it or removed it).
   static void release_buffers(Partition& p);
@@ -197,30 +199,31 @@ class Engine::Impl {
   void add_filecoin_partitions(const JobRequest& request, Job& job);
   void set_state(Item& item, PartitionState state, WorkerSlot* slot = nullptr);
   void set_busy(WorkerSlot* slot, const Item* item);
-  // Ends a job (REQUIRES: mu_ held); returns the queued items to destroy
-  // outside the lock.
-  std::vector<Item> finish_job_locked(Job& job, JobOutcome outcome, const std::string& error);
+  // Ends a job; returns the queued items to destroy outside the lock.
+  std::vector<Item> finish_job_locked(Job& job, JobOutcome outcome, const std::string& error) REQUIRES(mu_);
   void fail_job(Job& job, const Status& status);
   bool after_stage(Item& item, const Status& s);
   void complete_partition(Item& item);
-  void observe_stages_locked(const Partition& p, const Job& job);
+  void observe_stages_locked(const Partition& p, const Job& job) REQUIRES(mu_);
   // Forgets jobs past their retention; returns how many.
-  size_t purge_expired_locked();
-  void publish_gauges_locked();
-  JobStatus job_status_locked(const Job& job, Clock::time_point now) const;
+  size_t purge_expired_locked() REQUIRES(mu_);
+  void publish_gauges_locked() REQUIRES(mu_);
+  JobStatus job_status_locked(const Job& job, Clock::time_point now) const REQUIRES(mu_);
 
-  mutable std::mutex mu_;
-  std::condition_variable done_cv_;
-  std::map<std::string, std::shared_ptr<Job>> jobs_;           // GUARDED_BY(mu_)
-  std::map<std::string, std::string> request_ids_;             // GUARDED_BY(mu_): request_id → job_id
+  mutable Mutex mu_;
+  CondVar done_cv_;
+  std::map<std::string, std::shared_ptr<Job>> jobs_ GUARDED_BY(mu_);
+  std::map<std::string, std::string> request_ids_ GUARDED_BY(mu_);  // request_id → job_id
   std::vector<std::unique_ptr<WorkerSlot>> slots_;             // fixed after start()
-  uint64_t next_seq_ = 1;                                      // GUARDED_BY(mu_)
-  uint64_t finished_count_ = 0;                                // GUARDED_BY(mu_)
-  uint64_t unfinished_ = 0;                                    // GUARDED_BY(mu_)
-  uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0;        // GUARDED_BY(mu_)
-  bool accepting_ = true;                                      // GUARDED_BY(mu_)
-  bool stopping_ = false;                                      // GUARDED_BY(mu_)
-  std::condition_variable housekeeping_cv_;
+  uint64_t next_seq_ GUARDED_BY(mu_) = 1;
+  uint64_t finished_count_ GUARDED_BY(mu_) = 0;
+  uint64_t unfinished_ GUARDED_BY(mu_) = 0;
+  uint64_t completed_ GUARDED_BY(mu_) = 0;
+  uint64_t failed_ GUARDED_BY(mu_) = 0;
+  uint64_t cancelled_ GUARDED_BY(mu_) = 0;
+  bool accepting_ GUARDED_BY(mu_) = true;
+  bool stopping_ GUARDED_BY(mu_) = false;
+  CondVar housekeeping_cv_;
   std::vector<std::jthread> threads_;
 
   friend class Engine;

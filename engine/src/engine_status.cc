@@ -70,7 +70,7 @@ JobStatus Engine::Impl::job_status_locked(const Job& job, Clock::time_point now)
 EngineStatus Engine::Impl::status() const {
   EngineStatus st;
   st.keys = keys_->status();
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto now = Clock::now();
   st.uptime_s = ms_between(started_, now) / 1000;
   st.budget_total_bytes = budget_->total();
@@ -146,7 +146,7 @@ void Engine::cancel_all(const std::string& reason) { impl_->cancel_all(reason); 
 
 std::string Engine::metrics_text() const {
   {
-    std::lock_guard<std::mutex> lock(impl_->mu_);
+    MutexLock lock(impl_->mu_);
     impl_->publish_gauges_locked();
   }
   return impl_->metrics_.render_prometheus();

@@ -11,12 +11,25 @@ namespace {
 // registered proof's circuit (decode_filecoin_request checks they agree).
 uint64_t request_sector_size(const JobRequest& r) { return r.filecoin ? r.filecoin->sector_size : 0; }
 
+// The request's Filecoin fields for the idempotency digest, when the caller
+// (not the server, which passes the whole message) left other_payload empty.
+std::string filecoin_payload(const FilecoinRequest& f) {
+  std::string p = std::to_string(f.sector_size) + "|" + std::to_string(f.registered_proof) + "|" +
+                  std::to_string(f.sector_number) + "|" + std::to_string(f.miner_id) + "|" +
+                  std::to_string(f.partition_index) + "|";
+  for (const std::string* s : {&f.vanilla_proof, &f.randomness, &f.comm_r_old, &f.comm_r_new, &f.comm_d_new})
+    p += std::to_string(s->size()) + ":" + *s;
+  for (const std::string& v : f.vanilla_proofs) p += std::to_string(v.size()) + ":" + v;
+  return p;
+}
+
 }  // namespace
 
 Status Engine::Impl::route_filecoin_request(JobRequest& r) {
   if (!r.filecoin) {
     return invalid_argument(std::string(proof_kind_name(r.kind)) + " needs its vanilla proof(s) and parameters");
   }
+  if (r.other_payload.empty()) r.other_payload = filecoin_payload(*r.filecoin);
   const std::string_view kind = filecoin_circuit_kind(r.kind);
   if (!r.circuit_id.empty()) {
     for (const CircuitSpec& c : config_.circuits) {

@@ -1,4 +1,6 @@
 // Decoding of the Filecoin kinds' requests (cuzk/engine/filecoin.h).
+#include <algorithm>
+#include <span>
 #include <string>
 
 #include "cuzk/engine/filecoin.h"
@@ -26,22 +28,40 @@ class Work : public FilecoinWork {
 
   StatusOr<std::vector<Fr>> witness(size_t k, ThreadPool* pool, const r1cs::CircuitShape& shape) const override {
     ASSIGN_OR_RETURN(std::vector<Fr> w, snark::generate_witness(circuit_, inputs_[k], pool, &shape));
-    const std::vector<Fr>& pub = publics_[k];
-    if (w.size() < pub.size() + 1 || shape.num_inputs != pub.size() + 1) {
-      return invalid_argument(circuit_.name() + ": the circuit has " + std::to_string(shape.num_inputs - 1) +
-                              " public inputs, the public parameters give " + std::to_string(pub.size()));
-    }
-    for (size_t i = 0; i < pub.size(); ++i) {
-      if (w[1 + i] != pub[i]) {
-        return invalid_argument(circuit_.name() + ": public input " + std::to_string(i) + " of the vanilla proof is " +
-                                w[1 + i].to_hex() + ", the public parameters give " + pub[i].to_hex() +
-                                " (the vanilla proof does not answer this request's challenges)");
-      }
-    }
+    RETURN_IF_ERROR(compare_inputs(std::span<const Fr>(w).subspan(1, std::min<size_t>(w.size() - 1, shape.num_inputs - 1)), k));
     return w;
   }
 
+  Status check(size_t k) const override {
+    RETURN_IF_ERROR(circuit_.check(inputs_[k]));
+    snark::RecordingCs cs({.check = true});
+    circuit_.synthesize(cs, inputs_[k]);
+    RETURN_IF_ERROR(cs.status());
+    Status s = cs.satisfied();
+    if (!s.ok()) return s.with_context(circuit_.name() + " partition " + std::to_string(k));
+    std::vector<Fr> in;
+    for (uint64_t i = 1; i < cs.num_inputs(); ++i) in.push_back(cs.value(snark::Var::input(i)));
+    return compare_inputs(in, k);
+  }
+
  private:
+  // The inputs the circuit allocated against the public parameters'.
+  Status compare_inputs(std::span<const Fr> got, size_t k) const {
+    const std::vector<Fr>& pub = publics_[k];
+    if (got.size() != pub.size()) {
+      return invalid_argument(circuit_.name() + ": the circuit has " + std::to_string(got.size()) +
+                              " public inputs, the public parameters give " + std::to_string(pub.size()));
+    }
+    for (size_t i = 0; i < pub.size(); ++i) {
+      if (got[i] != pub[i]) {
+        return invalid_argument(circuit_.name() + ": public input " + std::to_string(i) + " of the vanilla proof is " +
+                                got[i].to_hex() + ", the public parameters give " + pub[i].to_hex() +
+                                " (the vanilla proof does not answer this request's challenges)");
+      }
+    }
+    return ok_status();
+  }
+
   snark::FilecoinCircuit circuit_;
   std::vector<snark::PartitionInputs> inputs_;
   std::vector<std::vector<Fr>> publics_;

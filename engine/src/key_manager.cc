@@ -76,11 +76,12 @@ constexpr auto kAdmissionPoll = std::chrono::milliseconds(20);
 
 KeyManager::KeyManager(std::vector<std::unique_ptr<CircuitSource>> sources, MemoryBudget* budget,
                        KeyManagerOptions options, MetricsRegistry* metrics)
-    : budget_(budget), options_(options), metrics_(metrics) {
+    : budget_(budget), options_(options), env_(options.env ? options.env : Env::posix()), metrics_(metrics) {
   for (auto& s : sources) {
     auto e = std::make_unique<Entry>();
     std::string id = s->id();
     e->source = std::move(s);
+    e->last_used = env_->now();
     entries_.emplace(std::move(id), std::move(e));
   }
   // notify_all needs no lock; a wake-up lost between a waiter's check and its
@@ -91,12 +92,12 @@ KeyManager::KeyManager(std::vector<std::unique_ptr<CircuitSource>> sources, Memo
 KeyManager::~KeyManager() { budget_->set_release_listener(nullptr); }
 
 bool KeyManager::has(const std::string& id) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return entries_.count(id) != 0;
 }
 
 std::vector<std::string> KeyManager::ids() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   std::vector<std::string> out;
   for (const auto& [id, e] : entries_) out.push_back(id);
   return out;
@@ -105,14 +106,14 @@ std::vector<std::string> KeyManager::ids() const {
 StatusOr<CircuitInfo> KeyManager::info(const std::string& id) {
   CircuitSource* source = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = entries_.find(id);
     if (it == entries_.end()) return not_found("unknown circuit " + bounded_quote(id));
     if (it->second->info) return *it->second->info;
     source = it->second->source.get();
   }
   ASSIGN_OR_RETURN(CircuitInfo info, source->describe());
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   entries_.at(id)->info = info;
   return info;
 }
@@ -127,19 +128,19 @@ StatusOr<KeyManager::Admission> KeyManager::admit(const std::string& id, uint64_
                                                   const std::function<bool()>& cancelled, double* waited_ms) {
   RETURN_IF_ERROR(info(id).status());
   auto start = Clock::now();
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   Entry& e = *entries_.at(id);
   RETURN_IF_ERROR(check_fits(e, work_bytes));
   Waiter w;
   w.entry = &e;
   w.work_bytes = work_bytes;
   waiters_.push_back(&w);
-  Status s = wait_for_admission(w, lock, cancelled);
+  Status s = wait_for_admission(w, cancelled);
   waiters_.remove(&w);
   cv_.notify_all();  // the next in line may go
   if (!s.ok()) return s;
   // Admitted: the key is HOT and referenced for us (see try_admit / load_entry).
-  e.last_used = Clock::now();
+  e.last_used = env_->now();
   publish_gauges();
   if (waited_ms) *waited_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return Admission{KeyLease(this, id, e.loaded), std::move(w.work)};
@@ -161,8 +162,7 @@ Status KeyManager::check_fits(const Entry& e, uint64_t work_bytes) const {
 
 // Waits until w is admitted (its key HOT and referenced, w.work reserved),
 // loading the key when it is w's turn and nobody else is loading it.
-Status KeyManager::wait_for_admission(Waiter& w, std::unique_lock<std::mutex>& lock,
-                                      const std::function<bool()>& cancelled) {
+Status KeyManager::wait_for_admission(Waiter& w, const std::function<bool()>& cancelled) {
   Entry& e = *w.entry;
   while (true) {
     if (closed_) return cuzk::cancelled("the key manager is shutting down");
@@ -176,13 +176,13 @@ Status KeyManager::wait_for_admission(Waiter& w, std::unique_lock<std::mutex>& l
         Reservation key = w.work.split(e.info->est_key_bytes);
         waiters_.remove(&w);  // others may go while this thread loads
         cv_.notify_all();
-        RETURN_IF_ERROR(load_entry(e, lock, std::move(key)));
+        RETURN_IF_ERROR(load_entry(e, std::move(key)));
         e.refs++;
         return ok_status();
       }
       if (demote_one_idle(&e)) continue;
     }
-    cv_.wait_for(lock, kAdmissionPoll);
+    cv_.wait_for(mu_, kAdmissionPoll);
   }
 }
 
@@ -216,10 +216,10 @@ KeyManager::Turn KeyManager::try_admit(Waiter& w) {
 }
 
 void KeyManager::release(const std::string& id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   Entry& e = *entries_.at(id);
   if (e.refs > 0) e.refs--;
-  e.last_used = Clock::now();
+  e.last_used = env_->now();
   drop_if_stale(e);
   publish_gauges();
   cv_.notify_all();  // an idle key may be demoted now
@@ -228,11 +228,11 @@ void KeyManager::release(const std::string& id) {
 // Loads e with `key_reservation` (counted in hot_bytes_ already). REQUIRES:
 // mu_ held, !e.loading, !e.loaded; drops the lock while decoding and holds
 // it again on return.
-Status KeyManager::load_entry(Entry& e, std::unique_lock<std::mutex>& lock, Reservation key_reservation) {
+Status KeyManager::load_entry(Entry& e, Reservation key_reservation) {
   e.loading = true;
   e.progress = 0;
   auto start = Clock::now();
-  StatusOr<std::shared_ptr<const LoadedCircuit>> loaded = decode(e, lock);
+  StatusOr<std::shared_ptr<const LoadedCircuit>> loaded = decode(e);
   e.loading = false;
   cv_.notify_all();
   if (!loaded.ok()) {
@@ -249,30 +249,30 @@ Status KeyManager::load_entry(Entry& e, std::unique_lock<std::mutex>& lock, Rese
 
 // Maps the key file (again, when it changed since it was mapped) and
 // decodes it. REQUIRES: mu_ held; drops it while decoding.
-StatusOr<std::shared_ptr<const LoadedCircuit>> KeyManager::decode(Entry& e, std::unique_lock<std::mutex>& lock) {
+StatusOr<std::shared_ptr<const LoadedCircuit>> KeyManager::decode(Entry& e) {
   const std::string path = e.source->key_path();
   if (e.mapping.size() != 0) {
-    auto now = file_identity(path);
+    auto now = env_->file_identity(path);
     if (!now.ok() || *now != e.mapping.identity()) {
       CUZK_LOG(Info) << "the key file " << path << " changed since it was mapped; mapping it again";
       e.mapping = MappedFile();
     }
   }
   if (e.mapping.size() == 0) {
-    auto m = MappedFile::open(path);
+    auto m = env_->map_file(path);
     if (!m.ok()) return failed_precondition("circuit " + bounded_quote(e.source->id()) + ": " + m.status().message());
     m->advise_sequential();
     e.mapping = std::move(*m);
   }
   const MappedFile* mapping = &e.mapping;
-  lock.unlock();
+  mu_.unlock();  // the entry is ours while it is loading
   auto r = e.source->load(mapping, [this, &e](double f) {
-    std::lock_guard<std::mutex> g(mu_);
+    MutexLock g(mu_);
     e.progress = f;
   });
   Status intact = mapping->check_intact();
   if (intact.ok() && r.ok()) intact = (*r)->check_files();
-  lock.lock();
+  mu_.lock();
   if (!intact.ok()) return intact.with_context("circuit " + bounded_quote(e.source->id()));
   return r;
 }
@@ -303,7 +303,7 @@ void KeyManager::keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> load
 }
 
 bool KeyManager::demote_one_idle(const Entry* except) {
-  auto now = Clock::now();
+  auto now = env_->now();
   Entry* victim = nullptr;
   for (auto& [id, e] : entries_) {
     if (e.get() == except || e->tier != KeyTier::kHot || e->refs > 0 || e->loading) continue;
@@ -339,7 +339,7 @@ void KeyManager::drop_if_stale(Entry& e) {
 }
 
 void KeyManager::invalidate(const std::string& id, const LoadedCircuit* circuit) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto it = entries_.find(id);
   if (it == entries_.end()) return;
   Entry& e = *it->second;
@@ -355,14 +355,14 @@ void KeyManager::invalidate(const std::string& id, const LoadedCircuit* circuit)
 void KeyManager::wake() { cv_.notify_all(); }
 
 void KeyManager::close() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   closed_ = true;
   cv_.notify_all();
 }
 
 StatusOr<KeyManager::PreloadResult> KeyManager::preload(const std::string& id) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     auto it = entries_.find(id);
     if (it == entries_.end()) return not_found("unknown circuit " + bounded_quote(id));
     if (it->second->loaded) return PreloadResult{true, 0};
@@ -375,7 +375,7 @@ StatusOr<KeyManager::PreloadResult> KeyManager::preload(const std::string& id) {
 }
 
 StatusOr<KeyManager::EvictResult> KeyManager::evict(const std::string& id) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto it = entries_.find(id);
   if (it == entries_.end()) return not_found("unknown circuit " + bounded_quote(id));
   Entry& e = *it->second;
@@ -395,9 +395,9 @@ StatusOr<KeyManager::EvictResult> KeyManager::evict(const std::string& id) {
 }
 
 std::vector<KeyStatus> KeyManager::status() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   std::vector<KeyStatus> out;
-  auto now = Clock::now();
+  auto now = env_->now();
   for (const auto& [id, e] : entries_) {
     KeyStatus k;
     k.id = id;
@@ -418,7 +418,7 @@ std::vector<KeyStatus> KeyManager::status() const {
 }
 
 uint64_t KeyManager::key_bytes(const std::string& id) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto it = entries_.find(id);
   if (it == entries_.end()) return 0;
   const Entry& e = *it->second;
@@ -427,7 +427,7 @@ uint64_t KeyManager::key_bytes(const std::string& id) const {
 }
 
 uint64_t KeyManager::hot_bytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return hot_bytes_;
 }
 

@@ -38,10 +38,13 @@ Reservation Reservation::split(uint64_t bytes) {
 
 MemoryBudget::MemoryBudget(uint64_t total_bytes) : total_(total_bytes) { assert(total_bytes > 0); }
 
-MemoryBudget::~MemoryBudget() { assert(used_ == 0 && "a Reservation outlived its MemoryBudget"); }
+MemoryBudget::~MemoryBudget() {
+  MutexLock lock(mu_);
+  assert(used_ == 0 && "a Reservation outlived its MemoryBudget");
+}
 
 bool MemoryBudget::try_reserve(uint64_t bytes, Reservation* out) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (bytes > total_ - used_) return false;
   used_ += bytes;
   if (used_ > peak_) peak_ = used_;
@@ -53,7 +56,7 @@ StatusOr<Reservation> MemoryBudget::reserve(uint64_t bytes, const std::function<
   if (bytes > total_)
     return resource_exhausted("needs " + std::to_string(bytes) + " bytes but the memory budget is " +
                               std::to_string(total_) + " bytes in all");
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   ++waiters_;
   while (true) {
     if (closed_ || (is_cancelled && is_cancelled())) {
@@ -61,7 +64,7 @@ StatusOr<Reservation> MemoryBudget::reserve(uint64_t bytes, const std::function<
       return cancelled(closed_ ? "the memory budget is closed (shutting down)" : "cancelled while waiting for memory");
     }
     if (bytes <= total_ - used_) break;
-    cv_.wait_for(lock, std::chrono::milliseconds(50));
+    cv_.wait_for(mu_, std::chrono::milliseconds(50));
   }
   --waiters_;
   used_ += bytes;
@@ -70,23 +73,23 @@ StatusOr<Reservation> MemoryBudget::reserve(uint64_t bytes, const std::function<
 }
 
 void MemoryBudget::close() {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   closed_ = true;
   cv_.notify_all();
 }
 
 uint64_t MemoryBudget::used() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return used_;
 }
 
 uint64_t MemoryBudget::peak() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return peak_;
 }
 
 uint32_t MemoryBudget::waiters() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   return waiters_;
 }
 
@@ -94,7 +97,7 @@ void MemoryBudget::set_release_listener(std::function<void()> listener) { releas
 
 void MemoryBudget::give_back(uint64_t bytes) {
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     assert(bytes <= used_);
     used_ -= bytes;
     cv_.notify_all();

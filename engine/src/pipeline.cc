@@ -13,9 +13,6 @@
 namespace cuzk::engine {
 namespace {
 
-// What a partition keeps reserved from proving to the end of finalization.
-constexpr uint64_t kFinalizeReserveBytes = uint64_t(1) << 20;
-
 // Hands the allocator's free pages back to the OS (glibc keeps freed
 // memory in its heaps, one per thread that allocated).
 void trim_free_memory() {
@@ -52,6 +49,7 @@ Status Engine::Impl::start() {
   so.check_points = config_.check_key_points;
   so.pool = pool_.get();
   so.cache_dir = config_.cache_dir;
+  so.env = env_;
   std::vector<std::unique_ptr<CircuitSource>> sources;
   for (const CircuitSpec& spec : config_.circuits) {
     ASSIGN_OR_RETURN(auto source, make_circuit_source(spec, so));
@@ -60,6 +58,7 @@ Status Engine::Impl::start() {
   KeyManagerOptions ko;
   ko.host_cap_bytes = config_.key_host_budget_bytes;
   ko.min_idle_ms = config_.eviction_min_idle_ms;
+  ko.env = env_;
   keys_ = std::make_unique<KeyManager>(std::move(sources), budget_.get(), ko, &metrics_);
   for (const std::string& id : keys_->ids()) {
     ASSIGN_OR_RETURN(CircuitInfo info, keys_->info(id));
@@ -121,7 +120,7 @@ void Engine::Impl::remove_stale_cache_files() {
 }
 
 void Engine::Impl::set_state(Item& item, PartitionState state, WorkerSlot* slot) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   Partition& p = item.part();
   if (item.job->finished.load()) return;
   p.state = state;
@@ -138,7 +137,7 @@ void Engine::Impl::set_state(Item& item, PartitionState state, WorkerSlot* slot)
 }
 
 void Engine::Impl::set_busy(WorkerSlot* slot, const Item* item) {
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   auto now = Clock::now();
   if (slot->busy) slot->busy_ms += ms_between(slot->busy_since, now);
   slot->busy = item != nullptr;
@@ -150,7 +149,7 @@ void Engine::Impl::set_busy(WorkerSlot* slot, const Item* item) {
 void Engine::Impl::fail_job(Job& job, const Status& status) {
   std::vector<Item> removed;
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     removed = finish_job_locked(job, JobOutcome::kFailed, status.to_string());
   }
   for (auto& i : removed) release_buffers(i.part());
@@ -198,7 +197,7 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
   p.key = std::move(admitted.key);
   p.reservation = std::move(admitted.work);
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    MutexLock lock(mu_);
     p.srs_wait_ms = waited_ms;
   }
   set_state(item, PartitionState::kPreparing, slot);
@@ -300,7 +299,7 @@ Status Engine::Impl::finalize_one(Item& item) {
     StatusOr<bool> ok = p.key->pvk->verify(p.public_inputs, p.proof);
     double ms = ms_between(start, Clock::now());
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      MutexLock lock(mu_);
       p.verify_ms = ms;
     }
     metrics_.observe_seconds("cuzk_stage_seconds", ms / 1000, "stage=\"verify\"");
@@ -312,7 +311,7 @@ Status Engine::Impl::finalize_one(Item& item) {
     }
   }
   std::array<uint8_t, 192> bytes = io::serialize_proof(p.proof);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   p.proof_bytes = bytes;
   return ok_status();
 }
@@ -321,7 +320,7 @@ void Engine::Impl::complete_partition(Item& item) {
   Job& job = *item.job;
   Partition& p = item.part();
   release_buffers(p);
-  std::lock_guard<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   if (job.finished.load()) return;
   p.state = PartitionState::kDone;
   p.done = Clock::now();
@@ -346,7 +345,7 @@ void Engine::Impl::observe_stages_locked(const Partition& p, const Job& job) {
 }
 
 void Engine::Impl::housekeeping_loop() {
-  std::unique_lock<std::mutex> lock(mu_);
+  MutexLock lock(mu_);
   uint64_t trimmed_at = 0;  // finished_count_ when memory was last handed back
   while (!stopping_) {
     size_t purged = purge_expired_locked();
@@ -358,7 +357,7 @@ void Engine::Impl::housekeeping_loop() {
       trim_free_memory();
       lock.lock();
     }
-    housekeeping_cv_.wait_for(lock, std::chrono::milliseconds(250));
+    housekeeping_cv_.wait_for(mu_, std::chrono::milliseconds(250));
   }
 }
 

@@ -1,11 +1,17 @@
 // Faults injected under the engine: allocations that fail (this binary
-// replaces operator new so that a test can make large allocations throw).
-// The engine survives each, fails only the job concerned, gives its memory
+// replaces operator new so that a test can make large allocations throw),
+// and, through an Env, key files that fail to map (EIO), map short, shrink
+// while they load or change on disk, and a clock that jumps ahead. The
+// engine survives each, fails only the jobs concerned, gives their memory
 // back, and goes on proving; every proof is checked with the verifying key.
 // Also here, since it measures the whole process: memory comes back after
 // queue floods.
+#include <sys/resource.h>
+
 #include <atomic>
+#include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <new>
@@ -44,6 +50,52 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::TempDir;
+
+// The real file system and clock, with faults to order for files whose path
+// ends with `watched` (the key files).
+class FaultEnv : public Env {
+ public:
+  std::string watched = ".zkey";
+  std::atomic<int> eio_maps{0};          // the next N maps fail with EIO
+  std::atomic<size_t> short_map{0};      // the next map sees only this many bytes
+  std::atomic<bool> shrink_after_map{false};  // the next map's file shrinks to half right after
+  std::atomic<bool> report_changed{false};    // identities differ from the mapping's
+  std::atomic<int64_t> ahead_ms{0};      // the clock runs this far ahead
+  std::atomic<int> maps{0};
+
+  StatusOr<MappedFile> map_file(const std::string& path) override {
+    if (!watches(path)) return Env::map_file(path);
+    maps++;
+    if (eio_maps > 0) {
+      eio_maps--;
+      return io_error("read " + path, EIO);
+    }
+    if (size_t n = short_map.exchange(0); n != 0) return map_prefix(path, n);
+    auto m = Env::map_file(path);
+    if (m.ok() && shrink_after_map.exchange(false)) std::filesystem::resize_file(path, m->size() / 2);
+    return m;
+  }
+  StatusOr<FileIdentity> file_identity(const std::string& path) override {
+    auto id = Env::file_identity(path);
+    if (id.ok() && watches(path) && report_changed) id->mtime_ns += 1;
+    return id;
+  }
+  Clock::time_point now() override { return Env::now() + std::chrono::milliseconds(ahead_ms.load()); }
+
+ private:
+  bool watches(const std::string& path) const {
+    return path.size() >= watched.size() && path.compare(path.size() - watched.size(), watched.size(), watched) == 0;
+  }
+  // A mapping that holds only the first n bytes (a short read).
+  static StatusOr<MappedFile> map_prefix(const std::string& path, size_t n) {
+    std::string copy = path + ".short";
+    std::string bytes = testing::read_file(path).substr(0, n);
+    std::ofstream(copy, std::ios::binary) << bytes;
+    auto m = MappedFile::open(copy);
+    std::filesystem::remove(copy);  // the mapping keeps it
+    return m;
+  }
+};
 
 class EngineFaultTest : public ::testing::Test {
  protected:
@@ -172,6 +224,159 @@ TEST_F(EngineFaultTest, MemoryComesBackAfterQueueFloods) {
   EXPECT_TRUE(testing::wait_until([&] { return (now = rss_mb()) < baseline + 64; }, 10s))
       << "RSS " << now << " MB, baseline " << baseline << " MB";
   expect_proves(*e);
+}
+
+// In a child process: starts an engine whose writes fail past 4 KiB and
+// exits 0 when the start failed naming `cache` and left no partial file.
+[[noreturn]] void start_with_a_file_size_limit(const EngineConfig& c, const std::string& cache) {
+  rlimit limit{4096, 4096};
+  ::setrlimit(RLIMIT_FSIZE, &limit);
+  ::signal(SIGXFSZ, SIG_IGN);
+  auto e = Engine::create(c);
+  bool named = !e.ok() && e.status().code() == StatusCode::kFailedPrecondition &&
+               e.status().message().find(cache) != std::string::npos;
+  bool partial_left = false;
+  for (const auto& f : std::filesystem::directory_iterator(cache))
+    partial_left |= f.path().filename().string().find(".partial.") != std::string::npos;
+  std::_Exit(named && !partial_left ? 0 : 1);
+}
+
+TEST_F(EngineFaultTest, AWriteThatFailsWhileTheCacheIsFilledLeavesNothingBehind) {
+  // The files the engine writes itself (the demo circuit, at first start)
+  // fail part-way as on a full disk: a file size limit makes write() fail
+  // (EFBIG) once 4 KiB are written. The start fails naming the cache
+  // directory, no partial file is left, and a later start generates the
+  // files and proves.
+  TempDir cache;
+  EngineConfig c = testing::base_config(cache.path());
+  c.circuits = {testing::demo_spec("demo", testing::small_demo(8, 77))};
+  EXPECT_EXIT(start_with_a_file_size_limit(c, cache.path()), ::testing::ExitedWithCode(0), "");
+  auto e = make(c);
+  ASSERT_TRUE(e);
+  DemoFiles f = demo_files(testing::small_demo(8, 77), cache.path());
+  JobRequest r = request();
+  r.witnesses = {testing::read_file(f.wtns)};
+  auto s = e->submit(std::move(r));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto result = e->await(s->job_id, 60s);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->outcome, JobOutcome::kCompleted) << result->error_message;
+}
+
+class EnvFaultTest : public EngineFaultTest {
+ protected:
+  void SetUp() override {
+    EngineFaultTest::SetUp();
+    // A key file of our own, so that damaging it spares the suite's.
+    DemoFiles f = demo_files(spec(), dir_->path());
+    zkey_ = work_.path() + "/k.zkey";
+    std::filesystem::copy_file(f.zkey, zkey_);
+    original_ = testing::read_file(zkey_);
+  }
+  EngineConfig config() {
+    EngineConfig c = testing::base_config(work_.path());
+    CircuitSpec s;
+    s.id = "demo";
+    s.zkey = zkey_;
+    s.check_r1cs = demo_files(spec(), dir_->path()).circuit;
+    c.circuits = {s};
+    c.check_key_points = false;
+    c.env = &env_;
+    return c;
+  }
+  JobResult prove_once(Engine& e) {
+    auto s = e.submit(request());
+    EXPECT_TRUE(s.ok()) << s.status().to_string();
+    auto r = s.ok() ? e.await(s->job_id, 60s) : StatusOr<JobResult>(s.status());
+    return r.ok() ? *r : JobResult{};
+  }
+  void restore() { std::ofstream(zkey_, std::ios::binary | std::ios::trunc) << original_; }
+
+  TempDir work_;
+  FaultEnv env_;
+  std::string zkey_, original_;
+};
+
+TEST_F(EnvFaultTest, AKeyFileThatFailsToMapFailsItsJobAndTheNextLoadWorks) {
+  auto e = make(config());
+  env_.eio_maps = 1;
+  JobResult r = prove_once(*e);
+  EXPECT_EQ(r.outcome, JobOutcome::kFailed);
+  EXPECT_NE(r.error_message.find("Input/output error"), std::string::npos) << r.error_message;
+  EXPECT_NE(r.error_message.find(zkey_), std::string::npos) << r.error_message;
+  EXPECT_EQ(e->status().budget_used_bytes, 0u);  // the key's reservation came back
+  expect_proves(*e);
+}
+
+TEST_F(EnvFaultTest, AShortReadOfAKeyFileIsAnErrorAndTheNextLoadWorks) {
+  auto e = make(config());
+  env_.short_map = original_.size() / 3;
+  JobResult r = prove_once(*e);
+  EXPECT_EQ(r.outcome, JobOutcome::kFailed);
+  EXPECT_NE(r.error_message.find("circuit \"demo\""), std::string::npos) << r.error_message;
+  EXPECT_NE(r.error_message.find("truncated"), std::string::npos) << r.error_message;
+  expect_proves(*e);
+}
+
+TEST_F(EnvFaultTest, AKeyFileThatShrinksWhileItLoadsIsDataLossNotACrash) {
+  auto e = make(config());
+  env_.shrink_after_map = true;
+  JobResult r = prove_once(*e);
+  EXPECT_EQ(r.outcome, JobOutcome::kFailed);
+  EXPECT_EQ(r.error_message.rfind("DATA_LOSS", 0), 0u) << r.error_message;
+  EXPECT_NE(r.error_message.find(zkey_), std::string::npos) << r.error_message;
+  restore();
+  expect_proves(*e);
+}
+
+TEST_F(EnvFaultTest, AWarmKeyWhoseFileChangedIsMappedAgain) {
+  // Two circuits and room for one HOT key: each proof demotes the other key
+  // to WARM, which keeps its file mapped for the next load.
+  EngineConfig c = config();
+  CircuitSpec other = c.circuits[0];
+  other.id = "other";
+  other.zkey = demo_files(spec(), dir_->path()).zkey;
+  c.circuits.push_back(other);
+  uint64_t est = 0;
+  {
+    auto probe = make(c);
+    est = std::max(probe->circuit_info("demo")->est_key_bytes, probe->circuit_info("other")->est_key_bytes);
+  }
+  c.key_host_budget_bytes = est + 1;
+  auto e = make(c);
+  auto prove_on = [&](const char* id) {
+    JobRequest r = request();
+    r.circuit_id = id;
+    auto s = e->submit(std::move(r));
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    auto result = e->await(s->job_id, 60s);
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->outcome, JobOutcome::kCompleted) << result->error_message;
+  };
+  prove_on("demo");
+  prove_on("other");
+  const int maps = env_.maps;
+  prove_on("demo");  // from its WARM mapping
+  prove_on("other");
+  EXPECT_EQ(env_.maps.load(), maps);
+  env_.report_changed = true;  // the files on disk are other versions now
+  prove_on("demo");
+  EXPECT_EQ(env_.maps.load(), maps + 1);  // read again, not taken from the old mapping
+}
+
+TEST_F(EnvFaultTest, RetentionAndIdleTimesFollowTheEnvClock) {
+  EngineConfig c = config();
+  c.result_retention_ms = 3'600'000;
+  c.eviction_min_idle_ms = 3'600'000;
+  auto e = make(c);
+  auto s = e->submit(request());
+  ASSERT_TRUE(s.ok());
+  ASSERT_TRUE(e->await(s->job_id, 60s).ok());
+  EXPECT_TRUE(e->await(s->job_id, 0ms).ok());  // retained
+  env_.ahead_ms = 3'600'000 + 1'000;           // an hour later
+  EXPECT_TRUE(testing::wait_until([&] { return !e->await(s->job_id, 0ms).ok(); }, 5s));
+  EXPECT_EQ(e->await(s->job_id, 0ms).status().code(), StatusCode::kNotFound);
+  EXPECT_GE(e->status().keys[0].idle_s, 3600.0);
 }
 
 }  // namespace

@@ -115,8 +115,17 @@ TEST_F(FilecoinEngineTest, WindowPoStWithADevKeyVerifiesAndBadRequestsFailTheirJ
   EXPECT_NE(orr->error_message.find("does not answer this request's challenges"), std::string::npos)
       << orr->error_message;
 
+  // Idempotency over the Filecoin fields: the same request_id and request is
+  // the same job; with other vanilla proofs or randomness it is refused.
+  good.request_id = "wdpost-1";
   auto s = (*engine)->submit(good);
   ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto again = (*engine)->submit(good);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->job_id, s->job_id);
+  EXPECT_TRUE(again->deduplicated);
+  other.request_id = "wdpost-1";
+  EXPECT_EQ((*engine)->submit(other).status().code(), StatusCode::kAlreadyExists);
   auto r = (*engine)->await(s->job_id, std::nullopt);
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
@@ -154,6 +163,39 @@ TEST_F(FilecoinEngineTest, RoutingErrors) {
   r.kind = ProofKind::kWindowPostPartition;
   r.filecoin = nullptr;
   EXPECT_EQ((*engine)->submit(r).status().code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace cuzk::engine
+
+namespace cuzk::engine {
+namespace {
+
+// A parameter file of another circuit is refused at startup, naming the file
+// and the count that differs (here the Window PoSt key given for Winning
+// PoSt: 133 against 23 inputs); a missing file names the path.
+TEST_F(FilecoinEngineTest, AParamsFileOfAnotherCircuitIsRefusedWithTheCounts) {
+  {
+    auto engine = Engine::create(config());  // makes the window-post dev key if missing
+    ASSERT_TRUE(engine.ok()) << engine.status().to_string();
+  }
+  EngineConfig c = testing::base_config(dir_->path());
+  CircuitSpec s;
+  s.id = "winning-2k";
+  s.filecoin.kind = "winning-post";
+  s.filecoin.sector_size = 2048;
+  s.params = dir_->path() + "/window-post-2KiB-dev11.params";
+  c.circuits = {s};
+  auto engine = Engine::create(c);
+  ASSERT_FALSE(engine.ok());
+  EXPECT_EQ(engine.status().code(), StatusCode::kFailedPrecondition);
+  const std::string m = engine.status().message();
+  EXPECT_NE(m.find("is not a key of winning-post-2KiB"), std::string::npos) << m;
+  EXPECT_NE(m.find("IC"), std::string::npos) << m;
+  c.circuits[0].params = dir_->path() + "/no-such.params";
+  auto missing = Engine::create(c);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("no-such.params"), std::string::npos) << missing.status().message();
 }
 
 }  // namespace

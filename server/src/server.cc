@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cuzk/base/log.h"
+#include "cuzk/base/mutex.h"
 #include "http_status.h"
 #include "listen_address.h"
 #include "service.h"
@@ -31,9 +32,9 @@ class Server::Impl {
   std::unique_ptr<ProvingService> service;
   std::unique_ptr<grpc::Server> grpc;
   std::unique_ptr<StatusHttp> http;
-  std::mutex shutdown_mu;
-  bool shut_down = false;  // GUARDED_BY(shutdown_mu)
-  bool drained = true;     // GUARDED_BY(shutdown_mu)
+  Mutex shutdown_mu;
+  bool shut_down GUARDED_BY(shutdown_mu) = false;
+  bool drained GUARDED_BY(shutdown_mu) = true;
 
   Status start_grpc();
   Status start_http();
@@ -137,7 +138,7 @@ const std::string& Server::status_address() const { return impl_->status_address
 engine::Engine& Server::engine() { return *impl_->engine; }
 
 bool Server::shutdown(std::chrono::milliseconds grace) {
-  std::lock_guard<std::mutex> lock(impl_->shutdown_mu);
+  MutexLock lock(impl_->shutdown_mu);
   if (impl_->shut_down) return impl_->drained;
   impl_->shut_down = true;
   engine::Engine& e = *impl_->engine;

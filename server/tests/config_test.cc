@@ -211,3 +211,43 @@ TEST(Config, ADirectoryIsNotAConfigFile) {
 
 }  // namespace
 }  // namespace cuzk::server
+
+namespace cuzk::server {
+namespace {
+
+// Filecoin circuits: kind, sector size (a size string or bytes) and params or
+// dev_seed; mistakes name the key.
+TEST(Config, FilecoinCircuits) {
+  std::vector<std::string> w;
+  auto c = parse_config(
+      "[[circuits]]\nid = \"p\"\nfilecoin = \"porep\"\nsector_size = \"32GiB\"\nparams = \"/x.params\"\n"
+      "[[circuits]]\nid = \"w\"\nfilecoin = \"window-post\"\nsector_size = 2048\ndev_seed = 7\n",
+      "t", ConfigEnv{}, &w);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_TRUE(w.empty());
+  ASSERT_TRUE(validate_config(*c).ok()) << validate_config(*c).to_string();
+  const auto& circuits = c->engine.circuits;
+  ASSERT_GE(circuits.size(), 2u);
+  EXPECT_EQ(circuits[0].filecoin.kind, "porep");
+  EXPECT_EQ(circuits[0].filecoin.sector_size, uint64_t(32) << 30);
+  EXPECT_FALSE(circuits[0].filecoin.dev_key);
+  EXPECT_EQ(circuits[1].filecoin.sector_size, 2048u);
+  EXPECT_TRUE(circuits[1].filecoin.dev_key);
+  EXPECT_EQ(circuits[1].filecoin.dev_seed, 7u);
+  auto expect_key = [&](const std::string& text, const std::string& key) {
+    auto r = parse_config(text, "t", ConfigEnv{}, &w);
+    Status s = r.ok() ? validate_config(*r) : r.status();
+    ASSERT_FALSE(s.ok()) << text;
+    EXPECT_NE(s.message().find(key), std::string::npos) << s.message();
+  };
+  expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"seal\"\nsector_size = 2048\ndev_seed = 1\n", ").filecoin: \"seal\"");
+  expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\ndev_seed = 1\n", ").sector_size");
+  expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = \"big\"\ndev_seed = 1\n",
+             "circuits[0].sector_size: \"big\"");
+  expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = 2048\n", "params or dev_seed");
+  expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = 2048\nparams = \"/x\"\nr1cs = \"/y\"\n",
+             "no zkey, r1cs");
+}
+
+}  // namespace
+}  // namespace cuzk::server

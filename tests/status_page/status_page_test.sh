@@ -80,8 +80,8 @@ expect() {  # expect "what" PERL-REGEX: the rendered page must match
 }
 expect "the script reached the daemon" '<span class="pill busy" id="conn">live</span>'
 expect "the demo circuit with its tier" '<tr data-key="demo"><td>demo</td><td><span class="pill tier-HOT">HOT</span>'
-expect "the device" '<tr data-device="cpu">'
-expect "its worker, busy with the long job" "<tr data-worker=\"cpu/w0\">.*?busy</span></td><td>$long_job<"
+expect "the device" '<tr data-device="cpu[0-9]*">'
+expect "its worker, busy with the long job" "<tr data-worker=\"cpu[0-9]*/w0\">.*?busy</span></td><td>$long_job<"
 expect "the queue by priority" '<tr data-priority="CRITICAL">.*<tr data-priority="HIGH">.*<tr data-priority="NORMAL">.*<tr data-priority="LOW"><td>LOW</td><td>[01]</td><td>[01]</td>'
 expect "the completed job" "<tr data-job=\"$ok_job\">.*?COMPLETED"
 expect "the long job, not finished" "<tr data-job=\"$long_job\"><td>$long_job</td><td>demo</td><td>LOW</td><td><span class=\"pill busy\">(queued|preparing|waiting_worker|running|finalizing)<"

@@ -73,6 +73,30 @@ void merge_terms(std::vector<LcTerm>& terms) {
   terms.resize(out);
 }
 
+void merge_sorted_terms(std::vector<LcTerm>& a, std::span<const LcTerm> b) {
+  if (b.empty()) return;
+  if (a.empty() || key_less(a.back(), b.front())) {
+    a.insert(a.end(), b.begin(), b.end());
+    return;
+  }
+  std::vector<LcTerm> out;
+  out.reserve(a.size() + b.size());
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && key_less(a[i], b[j]))) {
+      out.push_back(a[i++]);
+    } else if (i == a.size() || key_less(b[j], a[i])) {
+      out.push_back(b[j++]);
+    } else {
+      LcTerm t{a[i].var, a[i].coeff + b[j].coeff};
+      ++i;
+      ++j;
+      if (!t.coeff.is_zero()) out.push_back(t);
+    }
+  }
+  a.swap(out);
+}
+
 std::string Name::str() const {
   std::string s = head ? head : "";
   if (i >= 0) s += std::to_string(i);

@@ -37,6 +37,28 @@ TEST(Lc, CancelledVariablesDisappearAndInputsComeFirst) {
   EXPECT_EQ(terms[1].coeff, Fr::from_uint(5));
 }
 
+// Merging two merged combinations equals merging their concatenation
+// (random variables with repeats and cancellations).
+TEST(Lc, MergeSortedEqualsMergeOfTheConcatenation) {
+  TestRng rng(fresh_test_seed());
+  for (int round = 0; round < 200; ++round) {
+    std::vector<LcTerm> a, b;
+    for (int k = 0; k < int(rng() % 20); ++k) a.push_back({rng() % 3 ? Var::aux(rng() % 16) : Var::input(rng() % 4), Fr::from_uint(rng() % 3 + 1)});
+    for (int k = 0; k < int(rng() % 20); ++k) b.push_back({rng() % 3 ? Var::aux(rng() % 16) : Var::input(rng() % 4), -Fr::from_uint(rng() % 3 + 1)});
+    std::vector<LcTerm> all = a;
+    all.insert(all.end(), b.begin(), b.end());
+    merge_terms(all);
+    merge_terms(a);
+    merge_terms(b);
+    merge_sorted_terms(a, b);
+    ASSERT_EQ(a.size(), all.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].var, all[i].var);
+      EXPECT_EQ(a[i].coeff, all[i].coeff);
+    }
+  }
+}
+
 TEST(Var, NumberingAndWitnessIndex) {
   EXPECT_TRUE(Var::one().is_input());
   EXPECT_EQ(Var::one().index(), 0u);

@@ -193,3 +193,48 @@ TEST(VanillaCircuits, ConfigsAgreeWithTheRegisteredProofs) {
 
 }  // namespace
 }  // namespace cuzk::filecoin::snark
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "cuzk/filecoin/bincode.h"
+
+namespace cuzk::filecoin::snark {
+namespace {
+
+// Curio's lib/proof/testgolden post.vproof: a WindowPoSt vanilla proof of
+// sector 1 (32 GiB, StackedDrgWindow32GiBV1) for all-zero randomness. A
+// 32 GiB partition repeats it up to 2349 sectors, all identical, so this
+// test synthesizes the documented subset of one sector (the circuit's shape
+// for 32 GiB with sector_count = 1): every row holds and the inputs are the
+// ones rust-fil-proofs derives. `cuzk filecoin check` runs the full partition.
+TEST(VanillaCircuits, CurioGolden32GiBWindowPoStSector) {
+  const char* src = std::getenv("CUZK_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "run through ctest (CUZK_SOURCE_DIR)";
+  std::ifstream in(std::string(src) + "/filecoin/core/testdata/curio/post.vproof", std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string bytes = ss.str();
+  ASSERT_EQ(bytes.size(), 24960u) << "missing test data";
+  auto proof = decode_post_sector_proof(ByteSpan(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+  PoStProofInfo info = post_proof_info(8).value();  // StackedDrgWindow32GiBV1
+  info.sector_count = 1;
+  auto part = post_partition_from_vanilla(info, std::span(&*proof, 1));
+  ASSERT_TRUE(part.ok()) << part.status().to_string();
+  const Node randomness{};
+  const PoStSector pub{proof->sector_id, proof->comm_r};
+  auto publics = window_post_public_inputs(info, randomness, std::span(&pub, 1), 0);
+  ASSERT_TRUE(publics.ok());
+  expect_satisfied_with_inputs([&](auto& cs) { synthesize_post(cs, post_config_for(info), *part); }, *publics);
+  PostPartition bad = *part;
+  bad.sectors[0].leaves[7] += Fr::one();
+  RecordingCs cs({.check = true});
+  synthesize_post(cs, post_config_for(info), bad);
+  EXPECT_NE(cs.satisfied().message().find("sector_0/challenge_inclusion_7"), std::string::npos)
+      << cs.satisfied().message();
+}
+
+}  // namespace
+}  // namespace cuzk::filecoin::snark

@@ -1,13 +1,13 @@
 // A fixed pool of worker threads with parallel_for.
 #pragma once
 
-#include <condition_variable>
 #include <cstddef>
 #include <functional>
-#include <mutex>
 #include <queue>
 #include <thread>
 #include <vector>
+
+#include "cuzk/base/mutex.h"
 
 namespace cuzk {
 
@@ -33,10 +33,10 @@ class ThreadPool {
   void worker_loop();
   void submit(std::function<void()> task);
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::queue<std::function<void()>> tasks_;  // GUARDED_BY(mu_)
-  bool stop_ = false;                        // GUARDED_BY(mu_)
+  Mutex mu_;
+  CondVar cv_;
+  std::queue<std::function<void()>> tasks_ GUARDED_BY(mu_);
+  bool stop_ GUARDED_BY(mu_) = false;
   std::vector<std::jthread> workers_;
 };
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/base/env.h"
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/base/status.h"
 #include "cuzk/base/thread_pool.h"
@@ -73,6 +74,7 @@ struct SourceOptions {
   bool check_points = true;
   ThreadPool* pool = nullptr;
   std::string cache_dir;     // demo circuits, the record of checked keys
+  Env* env = nullptr;        // how files are mapped; null: Env::posix()
 };
 
 // The source for a validated spec. Demo circuits are generated here when

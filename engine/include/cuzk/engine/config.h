@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/base/env.h"
 #include "cuzk/base/status.h"
 
 namespace cuzk::engine {
@@ -88,6 +89,10 @@ struct EngineConfig {
   bool self_verify = true;                // default when a request does not say
   uint64_t result_retention_ms = 600'000;  // finished jobs are forgotten after this
 
+  // Key and circuit files are mapped, and idle times and retention are
+  // timed, through this (tests pass one that fails on purpose). Not owned;
+  // null: Env::posix().
+  Env* env = nullptr;
   // Where generated demo keys are cached (created when missing).
   std::string cache_dir;
   std::vector<CircuitSpec> circuits;

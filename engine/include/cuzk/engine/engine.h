@@ -98,6 +98,31 @@ struct WorkerStatus {
   double busy_fraction = 0;  // of the time since start
 };
 
+// One proving device as /status shows it.
+struct DeviceStatus {
+  std::string name;         // "cuda:0", "cpu"
+  std::string description;  // the backend's one-line summary (model, budget)
+  // Device memory (all 0 on the CPU): the device's own size, the budget the
+  // engine may use of it (free memory at start, lowered by
+  // pipeline.vram_limit), what keys and lanes hold now, and the peak.
+  uint64_t vram_total_bytes = 0, vram_budget_bytes = 0, vram_used_bytes = 0, vram_peak_bytes = 0;
+  uint64_t key_budget_bytes = 0;  // keys.device_budget per device (0: only the VRAM budget limits keys)
+  double busy_fraction = 0;       // device time of finished proofs / uptime (CUDA events on a GPU)
+  std::vector<std::string> workers;
+  struct ResidentKey {
+    std::string circuit_id;
+    uint64_t device_bytes = 0;
+    std::string placement;  // "device-resident: ...", "streamed from pinned host memory: ..."
+    bool in_use = false;    // a lane holds it now
+    double idle_s = 0;      // since it was last used
+  };
+  std::vector<ResidentKey> keys;  // the DEVICE tier on this device
+  // Fallbacks seen on this device, by cause (pageable_upload, pinned_alloc,
+  // key_streamed, plain_path, device_error); only causes seen are listed.
+  std::vector<std::pair<std::string, uint64_t>> fallbacks;
+  uint64_t bytes_uploaded = 0;
+};
+
 struct QueueDepth {
   ProofKind kind = ProofKind::kUnspecified;
   uint32_t pending = 0;      // partitions not yet in a prover worker
@@ -113,9 +138,15 @@ struct EngineStatus {
   std::vector<WorkerStatus> workers;
   std::vector<KeyStatus> keys;
   std::vector<QueueDepth> queues;
-  std::vector<std::string> devices;
+  std::vector<std::string> devices;         // names, in configuration order
+  std::vector<DeviceStatus> device_status;  // the same devices in detail
   uint32_t prover_threads = 0;  // the compute pool's threads (pipeline.prover_threads, or all cores)
 };
+
+// The checks submit() makes before it looks at circuits or witnesses:
+// circuit_id and request_id at most 512 bytes, kind and priority values of
+// the wire enums. Errors: INVALID_ARGUMENT naming the field.
+Status check_request_fields(const JobRequest& request);
 
 class Engine {
  public:

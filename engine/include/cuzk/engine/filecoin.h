@@ -65,6 +65,11 @@ class FilecoinWork {
   // Partition k's public inputs (ONE excluded), computed from the public
   // parameters alone (rust-fil-proofs' generate_public_inputs).
   virtual const std::vector<ff::Fr>& public_inputs(size_t k) const = 0;
+  // Diagnosis: synthesizes partition k keeping every value and checking
+  // every row; INVALID_ARGUMENT naming the first violated row with its
+  // namespace path, or the first public input that differs. Slow (minutes and
+  // 4+ GB at 32 GiB).
+  virtual Status check(size_t k) const = 0;
 };
 
 // Decodes the vanilla proof(s) and derives every partition's public inputs.

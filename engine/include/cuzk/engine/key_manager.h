@@ -10,17 +10,17 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <list>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "cuzk/base/env.h"
 #include "cuzk/base/mapped_file.h"
+#include "cuzk/base/mutex.h"
 #include "cuzk/base/status.h"
 #include "cuzk/base/trace.h"
 #include "cuzk/engine/circuit_source.h"
@@ -48,6 +48,7 @@ struct KeyStatus {
 struct KeyManagerOptions {
   uint64_t host_cap_bytes = 0;  // 0: only the MemoryBudget limits HOT keys
   uint64_t min_idle_ms = 30'000;
+  Env* env = nullptr;  // key files and the idle clock; null: Env::posix()
 };
 
 class KeyManager;
@@ -91,11 +92,11 @@ class KeyManager {
   KeyManager(const KeyManager&) = delete;
   KeyManager& operator=(const KeyManager&) = delete;
 
-  bool has(const std::string& id) const;
-  std::vector<std::string> ids() const;
+  bool has(const std::string& id) const EXCLUDES(mu_);
+  std::vector<std::string> ids() const EXCLUDES(mu_);
   // Header facts (cached after the first call). Errors: NOT_FOUND for an
   // unknown id, FAILED_PRECONDITION when the files cannot be read.
-  StatusOr<CircuitInfo> info(const std::string& id);
+  StatusOr<CircuitInfo> info(const std::string& id) EXCLUDES(mu_);
 
   // What a piece of work is admitted with: its key, referenced, and its
   // working memory, reserved.
@@ -117,16 +118,16 @@ class KeyManager {
   // not load), RESOURCE_EXHAUSTED (key plus work can never fit), CANCELLED
   // (cancelled() turned true, or close()).
   StatusOr<Admission> admit(const std::string& id, uint64_t work_bytes, const std::function<bool()>& cancelled,
-                            double* waited_ms = nullptr);
+                            double* waited_ms = nullptr) EXCLUDES(mu_);
   // admit(id, 0, ...) without the empty reservation.
   StatusOr<KeyLease> acquire(const std::string& id, const std::function<bool()>& cancelled,
-                             double* waited_ms = nullptr);
+                             double* waited_ms = nullptr) EXCLUDES(mu_);
 
   struct PreloadResult {
     bool already_loaded = false;
     uint64_t load_time_ms = 0;
   };
-  StatusOr<PreloadResult> preload(const std::string& id);
+  StatusOr<PreloadResult> preload(const std::string& id) EXCLUDES(mu_);
 
   struct EvictResult {
     bool was_loaded = false;
@@ -134,24 +135,24 @@ class KeyManager {
   };
   // Drops the key to COLD, freeing its memory. Errors: NOT_FOUND,
   // FAILED_PRECONDITION while it is referenced or loading.
-  StatusOr<EvictResult> evict(const std::string& id);
+  StatusOr<EvictResult> evict(const std::string& id) EXCLUDES(mu_);
 
   // The key `circuit` of `id` was found damaged in use (a file it maps
   // changed): it is dropped to COLD once its last reference ends, and the
   // next admission loads it again from the files. A key already reloaded is
   // left alone.
-  void invalidate(const std::string& id, const LoadedCircuit* circuit);
+  void invalidate(const std::string& id, const LoadedCircuit* circuit) EXCLUDES(mu_);
 
   // Wakes waiting admissions so that they look at cancelled() again.
-  void wake();
+  void wake() EXCLUDES(mu_);
   // Ends every wait with CANCELLED, now and later (shutting down).
-  void close();
+  void close() EXCLUDES(mu_);
 
-  std::vector<KeyStatus> status() const;
-  uint64_t hot_bytes() const;
+  std::vector<KeyStatus> status() const EXCLUDES(mu_);
+  uint64_t hot_bytes() const EXCLUDES(mu_);
   // The bytes the key holds when HOT, else what loading it will reserve
   // (the estimate). REQUIRES: info(id) succeeded before.
-  uint64_t key_bytes(const std::string& id) const;
+  uint64_t key_bytes(const std::string& id) const EXCLUDES(mu_);
 
  private:
   friend class KeyLease;
@@ -159,30 +160,33 @@ class KeyManager {
   struct Waiter;
   using Clock = std::chrono::steady_clock;
 
-  void release(const std::string& id);
-  Status check_fits(const Entry& e, uint64_t work_bytes) const;
-  // REQUIRES for the rest: mu_ held.
-  Status wait_for_admission(Waiter& w, std::unique_lock<std::mutex>& lock, const std::function<bool()>& cancelled);
-  bool first_in_line(const Waiter& w) const;
+  void release(const std::string& id) EXCLUDES(mu_);
+  Status check_fits(const Entry& e, uint64_t work_bytes) const REQUIRES(mu_);
+  Status wait_for_admission(Waiter& w, const std::function<bool()>& cancelled) REQUIRES(mu_);
+  bool first_in_line(const Waiter& w) const REQUIRES(mu_);
   enum class Turn { kAdmitted, kLoad, kNoRoom };
-  Turn try_admit(Waiter& w);
-  Status load_entry(Entry& e, std::unique_lock<std::mutex>& lock, Reservation key_reservation);
-  StatusOr<std::shared_ptr<const LoadedCircuit>> decode(Entry& e, std::unique_lock<std::mutex>& lock);
-  void keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> loaded, Reservation reservation, Clock::time_point start);
-  bool demote_one_idle(const Entry* except);
-  void demote(Entry& e);
-  void drop_if_stale(Entry& e);
-  void publish_gauges();
+  Turn try_admit(Waiter& w) REQUIRES(mu_);
+  // Both drop mu_ while the key decodes (the entry is marked loading).
+  Status load_entry(Entry& e, Reservation key_reservation) REQUIRES(mu_);
+  StatusOr<std::shared_ptr<const LoadedCircuit>> decode(Entry& e) REQUIRES(mu_);
+  void keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> loaded, Reservation reservation,
+                   Clock::time_point start) REQUIRES(mu_);
+  bool demote_one_idle(const Entry* except) REQUIRES(mu_);
+  void demote(Entry& e) REQUIRES(mu_);
+  void drop_if_stale(Entry& e) REQUIRES(mu_);
+  void publish_gauges() REQUIRES(mu_);
 
   MemoryBudget* budget_;
   KeyManagerOptions options_;
+  Env* env_;
   MetricsRegistry* metrics_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::map<std::string, std::unique_ptr<Entry>> entries_;  // GUARDED_BY(mu_); the map itself is fixed
-  std::list<Waiter*> waiters_;                             // GUARDED_BY(mu_): in arrival order
-  uint64_t hot_bytes_ = 0;                                 // GUARDED_BY(mu_)
-  bool closed_ = false;                                    // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  CondVar cv_;
+  // The map is fixed after construction; the entries are guarded by mu_.
+  std::map<std::string, std::unique_ptr<Entry>> entries_ GUARDED_BY(mu_);
+  std::list<Waiter*> waiters_ GUARDED_BY(mu_);  // in arrival order
+  uint64_t hot_bytes_ GUARDED_BY(mu_) = 0;
+  bool closed_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace cuzk::engine

@@ -4,12 +4,11 @@
 // fits. Thread-safe.
 #pragma once
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <string>
 
+#include "cuzk/base/mutex.h"
 #include "cuzk/base/status.h"
 
 namespace cuzk::engine {
@@ -77,12 +76,12 @@ class MemoryBudget {
 
   const uint64_t total_;
   std::function<void()> release_listener_;  // fixed once the budget is shared
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  uint64_t used_ = 0;     // GUARDED_BY(mu_)
-  uint64_t peak_ = 0;     // GUARDED_BY(mu_)
-  uint32_t waiters_ = 0;  // GUARDED_BY(mu_)
-  bool closed_ = false;   // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  CondVar cv_;
+  uint64_t used_ GUARDED_BY(mu_) = 0;
+  uint64_t peak_ GUARDED_BY(mu_) = 0;
+  uint32_t waiters_ GUARDED_BY(mu_) = 0;
+  bool closed_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace cuzk::engine

@@ -9,16 +9,15 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <iterator>
-#include <mutex>
 #include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "cuzk/base/mutex.h"
 #include "cuzk/engine/types.h"
 
 namespace cuzk::engine {
@@ -39,8 +38,8 @@ template <class T>
 class WorkQueue {
  public:
   // Adds an item. REQUIRES: keys are unique. Ignored after close().
-  void push(SchedKey key, std::string group, T value) {
-    std::lock_guard<std::mutex> lock(mu_);
+  void push(SchedKey key, std::string group, T value) EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     if (closed_) return;
     items_.insert(Entry{key, std::move(group), std::move(value)});
     cv_.notify_all();
@@ -49,9 +48,9 @@ class WorkQueue {
   // Waits for the first item, then returns it with up to max_batch − 1 more
   // items of its group and priority, in queue order. When fewer are queued,
   // waits up to batch_wait for more. Returns an empty vector once closed.
-  std::vector<T> pop_batch(size_t max_batch, std::chrono::milliseconds batch_wait) {
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return closed_ || !items_.empty(); });
+  std::vector<T> pop_batch(size_t max_batch, std::chrono::milliseconds batch_wait) EXCLUDES(mu_) {
+    MutexLock lock(mu_);
+    while (!closed_ && items_.empty()) cv_.wait(mu_);
     if (closed_) return {};
     const Entry& head = *items_.begin();
     const std::string group = head.group;
@@ -60,18 +59,18 @@ class WorkQueue {
     take_matching(group, priority, max_batch, &out);
     auto deadline = std::chrono::steady_clock::now() + batch_wait;
     while (out.size() < max_batch && !closed_ && batch_wait.count() > 0) {
-      if (cv_.wait_until(lock, deadline) == std::cv_status::timeout) break;
+      if (!cv_.wait_until(mu_, deadline)) break;
       take_matching(group, priority, max_batch, &out);
     }
     return out;
   }
 
   // pop_batch(1, 0).
-  std::vector<T> pop() { return pop_batch(1, std::chrono::milliseconds(0)); }
+  std::vector<T> pop() EXCLUDES(mu_) { return pop_batch(1, std::chrono::milliseconds(0)); }
 
   // Removes and returns every item whose value satisfies pred.
-  std::vector<T> remove_if(const std::function<bool(const T&)>& pred) {
-    std::lock_guard<std::mutex> lock(mu_);
+  std::vector<T> remove_if(const std::function<bool(const T&)>& pred) EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     std::vector<T> out;
     for (auto it = items_.begin(); it != items_.end();) {
       if (pred(it->value)) {
@@ -85,8 +84,8 @@ class WorkQueue {
   }
 
   // How many queued items are served before an item with this key.
-  size_t count_before(const SchedKey& key) const {
-    std::lock_guard<std::mutex> lock(mu_);
+  size_t count_before(const SchedKey& key) const EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     size_t n = 0;
     for (const Entry& e : items_) {
       if (!e.key.before(key)) break;
@@ -95,15 +94,15 @@ class WorkQueue {
     return n;
   }
 
-  size_t size() const {
-    std::lock_guard<std::mutex> lock(mu_);
+  size_t size() const EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     return items_.size();
   }
 
   // Wakes every waiter; pops then return empty and pushes are ignored. The
   // items still queued are returned to the caller.
-  std::vector<T> close() {
-    std::lock_guard<std::mutex> lock(mu_);
+  std::vector<T> close() EXCLUDES(mu_) {
+    MutexLock lock(mu_);
     closed_ = true;
     cv_.notify_all();
     std::vector<T> out;
@@ -120,8 +119,8 @@ class WorkQueue {
     bool operator<(const Entry& o) const { return key.before(o.key); }
   };
 
-  // REQUIRES: mu_ held.
-  void take_matching(const std::string& group, Priority priority, size_t max_batch, std::vector<T>* out) {
+  void take_matching(const std::string& group, Priority priority, size_t max_batch, std::vector<T>* out)
+      REQUIRES(mu_) {
     for (auto it = items_.begin(); it != items_.end() && out->size() < max_batch;) {
       if (it->key.priority != priority) break;
       if (it->group == group) {
@@ -133,10 +132,10 @@ class WorkQueue {
     }
   }
 
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::set<Entry> items_;  // GUARDED_BY(mu_)
-  bool closed_ = false;    // GUARDED_BY(mu_)
+  mutable Mutex mu_;
+  CondVar cv_;
+  std::set<Entry> items_ GUARDED_BY(mu_);
+  bool closed_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace cuzk::engine

@@ -182,6 +182,9 @@ class [[nodiscard]] Scope {
 // Sorts terms by variable (inputs first), sums repeats and drops variables
 // whose sum is zero: bellperson's merged linear combination.
 void merge_terms(std::vector<LcTerm>& terms);
+// a += b for two merged combinations (as merge_terms leaves them), in
+// O(|a| + |b|); the result is merged.
+void merge_sorted_terms(std::vector<LcTerm>& a, std::span<const LcTerm> b);
 
 // The path "a/b/c" of a stack of names.
 std::string format_path(std::span<const Name> names);

@@ -103,7 +103,10 @@ AllocatedNum num_square(CS& cs, Name name, const AllocatedNum& a) {
 
 // An unallocated sum of terms with its value (bellpepper's Num). The linear
 // combination is kept only for back ends that record rows (`records`):
-// witness generation carries the value alone.
+// witness generation carries the value alone. The combination is kept
+// merged (sorted by variable, repeats summed) so that sums of sums, as
+// Poseidon's linear layers make them, stay as short as their distinct
+// variables; terms added one by one are merged when next read.
 class Num {
  public:
   explicit Num(bool records) : records_(records) {}
@@ -117,16 +120,25 @@ class Num {
   }
 
   const Fr& value() const { return value_; }
-  const Lc& lc() const { return lc_; }
+  const Lc& lc() const {
+    normalize();
+    return lc_;
+  }
 
   Num& add_bool_with_coeff(const Boolean& bit, const Fr& coeff) {
     if (bit.value()) value_ += coeff;
-    if (records_) bit.add_to(lc_, coeff);
+    if (records_) {
+      bit.add_to(lc_, coeff);
+      dirty_ = true;
+    }
     return *this;
   }
   Num& add(const Num& other) {
     value_ += other.value_;
-    if (records_) lc_.add(other.lc_);
+    if (records_) {
+      normalize();
+      merge_sorted_terms(lc_.mutable_terms(), other.lc().terms());
+    }
     return *this;
   }
   Num& scale(const Fr& s) {
@@ -136,9 +148,16 @@ class Num {
   }
 
  private:
+  void normalize() const {
+    if (!dirty_) return;
+    merge_terms(lc_.mutable_terms());
+    dirty_ = false;
+  }
+
   bool records_;
   Fr value_;
-  Lc lc_;
+  mutable Lc lc_;
+  mutable bool dirty_ = false;
 };
 
 // Packs the bits into inputs of kFrCapacity bits each, least significant

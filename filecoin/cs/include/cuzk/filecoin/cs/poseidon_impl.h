@@ -133,6 +133,97 @@ class PoseidonCircuit {
   int current_round_ = 0;
 };
 
+// The same permutation for a back end that records no rows: the state is
+// kept as values and only the variables are allocated, in the order and with
+// the values PoseidonCircuit gives them (first round: (x + pre)², x⁴, x⁵ + post
+// per preimage element, the tag folded; every later S-box: its input, x², x⁴,
+// x⁵ + key; then the result). Several times faster than carrying Num values.
+template <class CS>
+class PoseidonWitness {
+ public:
+  PoseidonWitness(CS& cs, const PoseidonConstants& c) : cs_(cs), c_(c) {}
+
+  AllocatedNum hash(std::span<const AllocatedNum> preimage) {
+    const size_t w = size_t(c_.width);
+    x_.assign(w, Fr::zero());
+    x_[0] = c_.domain_tag;
+    for (size_t i = 1; i < w; ++i) x_[i] = preimage[i - 1].value;
+    const int half = c_.full_rounds / 2;
+    first_round();
+    for (int i = 1; i < half; ++i) full_round(false);
+    for (int i = 0; i < c_.partial_rounds; ++i) partial_round();
+    for (int i = 0; i < half - 1; ++i) full_round(false);
+    full_round(true);
+    const Var out = cs_.alloc(Name("num"), x_[1]);
+    cs_.enforce(Name("row"), [](Lc&) {}, [](Lc&) {}, [](Lc&) {});
+    return {out, x_[1]};
+  }
+
+ private:
+  // One variable and its row (every variable here has exactly one).
+  Fr alloc(const Fr& v) {
+    cs_.alloc(Name("num"), v);
+    cs_.enforce(Name("row"), [](Lc&) {}, [](Lc&) {}, [](Lc&) {});
+    return v;
+  }
+  // An unallocated input: allocated, then x², x⁴, x⁴·x (+ key).
+  Fr s_box(const Fr& x, const Fr* key) {
+    alloc(x);
+    const Fr x4 = alloc(alloc(x.square()).square());
+    Fr y = x4 * x;
+    if (key) y += *key;
+    return alloc(y);
+  }
+  void first_round() {
+    const size_t w = size_t(c_.width);
+    const Fr* pre = &c_.compressed_round_constants[offset_];
+    const Fr* post = pre + w;
+    offset_ += 2 * w;
+    const Fr t = x_[0] + pre[0];
+    x_[0] = t * t.square().square() + post[0];
+    for (size_t i = 1; i < w; ++i) {
+      const Fr l = x_[i] + pre[i];
+      const Fr l4 = alloc(alloc(l.square()).square());
+      x_[i] = alloc(l4 * l + post[i]);
+    }
+    mix();
+  }
+  void full_round(bool last) {
+    const size_t w = size_t(c_.width);
+    const Fr* post = last ? nullptr : &c_.compressed_round_constants[offset_];
+    if (!last) offset_ += w;
+    for (size_t i = 0; i < w; ++i) x_[i] = s_box(x_[i], post ? post + i : nullptr);
+    mix();
+  }
+  void partial_round() {
+    x_[0] = s_box(x_[0], &c_.compressed_round_constants[offset_++]);
+    mix();
+  }
+  // PoseidonCircuit::product_mds on values.
+  void mix() {
+    const int half = c_.half_full_rounds;
+    const size_t w = x_.size();
+    y_.assign(w, Fr::zero());
+    if (round_ > half - 1 && round_ < half + c_.partial_rounds) {
+      const SparseMatrix& m = c_.sparse_matrices[size_t(round_ - half)];
+      for (size_t i = 0; i < w; ++i) y_[0] += m.w_hat[i] * x_[i];
+      for (size_t j = 1; j < w; ++j) y_[j] = x_[j] + m.v_rest[j - 1] * x_[0];
+    } else {
+      const FrMatrix& m = round_ == half - 1 ? c_.pre_sparse_matrix : c_.mds.m;
+      for (size_t j = 0; j < w; ++j)
+        for (size_t i = 0; i < w; ++i) y_[j] += m.at(i, j) * x_[i];
+    }
+    x_.swap(y_);
+    ++round_;
+  }
+
+  CS& cs_;
+  const PoseidonConstants& c_;
+  std::vector<Fr> x_, y_;
+  size_t offset_ = 0;
+  int round_ = 0;
+};
+
 }  // namespace poseidon_detail
 
 template <class CS>
@@ -143,8 +234,13 @@ AllocatedNum poseidon_hash(CS& cs, Name name, std::span<const AllocatedNum> prei
                              std::to_string(c.arity)));
     return alloc_num(cs, Name("invalid"), Fr::zero());
   }
-  poseidon_detail::PoseidonCircuit<CS> circuit(cs, c, preimage);
-  return circuit.hash();
+  if constexpr (!CS::kRecords) {
+    poseidon_detail::PoseidonWitness<CS> witness(cs, c);
+    return witness.hash(preimage);
+  } else {
+    poseidon_detail::PoseidonCircuit<CS> circuit(cs, c, preimage);
+    return circuit.hash();
+  }
 }
 
 }  // namespace cuzk::filecoin::snark

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -34,14 +35,25 @@ class MultiEq {
   // REQUIRES: num_bits < kFrCapacity. With a back end that does not record
   // rows, lhs and rhs are ignored (only the bit count matters).
   void enforce_equal(unsigned num_bits, const Lc& lhs, const Lc& rhs) {
-    if (kFrCapacity <= bits_used_ + num_bits) accumulate();
+    const unsigned offset = begin_equal(num_bits);
     if constexpr (CS::kRecords) {
-      const Fr& coeff = pow2(bits_used_);
+      const Fr& coeff = pow2(offset);
       lhs_.add_scaled(lhs, coeff);
       rhs_.add_scaled(rhs, coeff);
     }
-    bits_used_ += num_bits;
   }
+
+  // enforce_equal in place: makes room for an equality of num_bits bits
+  // (emitting the pending row first if it would not fit) and returns the
+  // offset k at which its terms go, scaled by 2^k, into lhs() and rhs().
+  unsigned begin_equal(unsigned num_bits) {
+    if (kFrCapacity <= bits_used_ + num_bits) accumulate();
+    const unsigned offset = bits_used_;
+    bits_used_ += num_bits;
+    return offset;
+  }
+  Lc& lhs() { return lhs_; }
+  Lc& rhs() { return rhs_; }
 
  private:
   void accumulate() {
@@ -150,27 +162,30 @@ template <class CS>
 UInt32 addmany(MultiEq<CS>& meq, Name name, std::span<const UInt32> operands) {
   CS& cs = meq.cs();
   Scope<CS> ns(cs, name);
-  uint64_t max_value = uint64_t(operands.size()) * 0xffffffffull;
   uint64_t sum = 0;
   bool all_constants = true;
-  Lc lc;
   for (const UInt32& op : operands) {
     sum += op.value;
-    for (unsigned k = 0; k < 32; ++k) {
-      if constexpr (CS::kRecords) op.bits[k].add_to(lc, pow2(k));
-      all_constants = all_constants && op.bits[k].is_constant();
-    }
+    for (const Boolean& b : op.bits) all_constants = all_constants && b.is_constant();
   }
   if (all_constants) return UInt32::constant(uint32_t(sum));
+  // The result has as many bits as the largest possible sum.
+  const unsigned result_bits = unsigned(std::bit_width(uint64_t(operands.size()) * 0xffffffffull));
   UInt32 r;
-  Lc result_lc;
-  unsigned i = 0;
-  for (; max_value != 0; ++i, max_value >>= 1) {
+  std::array<Var, 64> result_vars;
+  for (unsigned i = 0; i < result_bits; ++i) {
     const AllocatedBit b = alloc_bit(cs, Name("result bit ", i), (sum >> i) & 1);
-    if constexpr (CS::kRecords) result_lc.add(b.var, pow2(i));
+    result_vars[i] = b.var;
     if (i < 32) r.bits[i] = Boolean(b);
   }
-  meq.enforce_equal(i, lc, result_lc);
+  // Σ operands = Σ 2^i·result_i, as one equality of result_bits bits of the
+  // MultiEq, its terms scaled in place by the equality's offset.
+  const unsigned offset = meq.begin_equal(result_bits);
+  if constexpr (CS::kRecords) {
+    for (const UInt32& op : operands)
+      for (unsigned k = 0; k < 32; ++k) op.bits[k].add_to(meq.lhs(), pow2(offset + k));
+    for (unsigned i = 0; i < result_bits; ++i) meq.rhs().add(result_vars[i], pow2(offset + i));
+  }
   r.value = uint32_t(sum);
   return r;
 }
