@@ -100,8 +100,17 @@ StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& 
                                 (present ? std::to_string(present) + " CUDA devices present" : why) + ")");
       RETURN_IF_ERROR(add_cuda(ordinal));
     } else {
-      return invalid_argument("pipeline.devices: unknown device \"" + name +
-                              "\" (expected auto, cpu, cuda or cuda:N)");
+      StatusOr<std::unique_ptr<groth16::Backend>> b =
+          config.backend_factory ? config.backend_factory(name) : StatusOr<std::unique_ptr<groth16::Backend>>(not_found(""));
+      if (!b.ok() && b.status().code() != StatusCode::kNotFound)
+        return b.status().with_context("pipeline.devices: " + name);
+      if (!b.ok())
+        return invalid_argument("pipeline.devices: unknown device \"" + name +
+                                "\" (expected auto, cpu, cuda or cuda:N)");
+      auto d = std::make_unique<Device>();
+      d->name = name;
+      d->backend = std::move(*b);
+      out.push_back(std::move(d));
     }
   }
   for (size_t i = 0; i < out.size(); ++i)
@@ -112,50 +121,127 @@ StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& 
   return out;
 }
 
-// A key attached to `device` for the partition's circuit: the CPU attaches
-// per partition (nothing to upload); a GPU keeps keys attached (the DEVICE
-// tier), each holding a lease on its host key, and drops the least recently
-// used idle ones when a new key does not fit.
-StatusOr<std::shared_ptr<const groth16::AttachedKey>> Engine::Impl::attached_key(Device& device, Item& item) {
-  Partition& p = item.part();
-  if (device.backend->name() == "cpu") return device.backend->attach(p.key->pk);
+bool Device::holds(const std::string& circuit_id) {
+  std::lock_guard<std::mutex> lock(keys_mu);
+  return keys.count(circuit_id) > 0;
+}
+
+// On a GPU the attached keys stay (the DEVICE tier): each holds its host key,
+// and idle ones leave least recently used when a new key does not fit the
+// device's memory or keys.device_budget. The CPU attaches per partition.
+StatusOr<std::shared_ptr<const groth16::AttachedKey>> Engine::Impl::device_key(Device& device,
+                                                                               const std::string& circuit_id,
+                                                                               const KeyLease& lease) {
+  if (device.is_cpu()) return device.backend->attach(lease->pk);
   std::lock_guard<std::mutex> lock(device.keys_mu);
-  auto it = device.keys.find(item.job->circuit_id);
-  if (it != device.keys.end() && it->second.host.get() == p.key.get()) {
+  auto it = device.keys.find(circuit_id);
+  if (it != device.keys.end() && it->second.host.get() == lease.get()) {
     it->second.last_used = Clock::now();
     return it->second.key;
   }
   if (it != device.keys.end()) device.keys.erase(it);  // the host key was reloaded since
-  for (;;) {
-    StatusOr<std::shared_ptr<const groth16::AttachedKey>> key = device.backend->attach(p.key->pk);
-    if (key.ok()) {
-      CUZK_LOG(Info) << "circuit \"" << item.job->circuit_id << "\" on " << device.name << ": " << (*key)->placement();
-      Device::AttachedEntry& e = device.keys[item.job->circuit_id];
-      e.host = p.key.share();
-      e.key = *key;
-      e.last_used = Clock::now();
-      metrics_.set_gauge("cuzk_device_key_bytes", double((*key)->device_bytes()),
-                         "device=\"" + device.name + "\",circuit=\"" + item.job->circuit_id + "\"");
-      return *key;
-    }
-    if (key.status().code() != StatusCode::kResourceExhausted) return key.status();
-    // Drop the least recently used key no lane is using, and try again.
+  auto drop_lru_idle = [&]() {
     auto victim = device.keys.end();
     for (auto k = device.keys.begin(); k != device.keys.end(); ++k)
       if (k->second.key.use_count() == 1 && (victim == device.keys.end() || k->second.last_used < victim->second.last_used))
         victim = k;
-    if (victim == device.keys.end()) return key.status();
+    if (victim == device.keys.end()) return false;
     CUZK_LOG(Info) << "circuit \"" << victim->first << "\" leaves " << device.name << " to make room";
     metrics_.set_gauge("cuzk_device_key_bytes", 0, "device=\"" + device.name + "\",circuit=\"" + victim->first + "\"");
+    metrics_.add_counter("cuzk_key_evictions_total", 1, "reason=\"device\"");
     device.keys.erase(victim);
+    return true;
+  };
+  auto held = [&]() {
+    uint64_t sum = 0;
+    for (const auto& [id, e] : device.keys) sum += e.key->device_bytes();
+    return sum;
+  };
+  const uint64_t cap = config_.key_device_budget_bytes;
+  if (cap != 0) {
+    const uint64_t need = device.backend->resident_key_bytes(lease->pk);
+    while (held() + need > cap && need <= cap && drop_lru_idle()) {
+    }
   }
+  for (;;) {
+    groth16::AttachOptions options;
+    if (cap != 0) options.max_device_bytes = cap > held() ? cap - held() : 0;
+    StatusOr<std::shared_ptr<const groth16::AttachedKey>> key = device.backend->attach(lease->pk, options);
+    if (key.ok()) {
+      CUZK_LOG(Info) << "circuit \"" << circuit_id << "\" on " << device.name << ": " << (*key)->placement();
+      Device::AttachedEntry& e = device.keys[circuit_id];
+      e.host = lease.share();
+      e.key = *key;
+      e.last_used = Clock::now();
+      metrics_.set_gauge("cuzk_device_key_bytes", double((*key)->device_bytes()),
+                         "device=\"" + device.name + "\",circuit=\"" + circuit_id + "\"");
+      return *key;
+    }
+    if (key.status().code() != StatusCode::kResourceExhausted || !drop_lru_idle()) return key.status();
+  }
+}
+
+int Engine::Impl::affinity(const Device& device, const std::string& circuit_id) {
+  if (device.is_cpu() || devices_.size() == 1) return 1;
+  if (const_cast<Device&>(device).holds(circuit_id)) return 2;
+  for (const auto& other : devices_)
+    if (other.get() != &device && other->idle_workers.load() > 0 && other->holds(circuit_id)) return 0;
+  return 1;
+}
+
+Status Engine::Impl::place_on_devices(const std::string& circuit_id) {
+  for (auto& d : devices_) {
+    if (d->is_cpu()) continue;
+    ASSIGN_OR_RETURN(KeyLease lease, keys_->acquire(circuit_id, [] { return false; }));
+    StatusOr<std::shared_ptr<const groth16::AttachedKey>> key = device_key(*d, circuit_id, lease);
+    if (!key.ok() && key.status().code() != StatusCode::kResourceExhausted) return key.status();
+    if (!key.ok()) {
+      CUZK_LOG(Warn) << "circuit \"" << circuit_id << "\" does not fit " << d->name << ": " << key.status().message();
+    }
+  }
+  return ok_status();
+}
+
+void Engine::Impl::drop_from_devices(const std::string& circuit_id) {
+  for (auto& d : devices_) {
+    std::lock_guard<std::mutex> lock(d->keys_mu);
+    if (d->keys.erase(circuit_id) > 0)
+      metrics_.set_gauge("cuzk_device_key_bytes", 0, "device=\"" + d->name + "\",circuit=\"" + circuit_id + "\"");
+  }
+}
+
+void Engine::Impl::count_fallback(Device* device, const std::string& cause) {
+  metrics_.add_counter("cuzk_fallbacks_total", 1, "cause=\"" + cause + "\"");
+  bool first = false;
+  {
+    MutexLock lock(mu_);
+    if (device) device->fallbacks[cause]++;
+    first = warned_fallbacks_.insert(cause).second;
+  }
+  if (!first) return;
+  const std::string where = device ? device->name + ": " : std::string();
+  std::string what;
+  if (cause == "pinned_alloc") {
+    what = "pinned host memory could not be allocated for partition inputs; they stay in pageable memory (slower uploads)";
+  } else if (cause == "pageable_upload") {
+    what = "partition inputs were not in pinned memory; uploads run at pageable speed";
+  } else if (cause == "plain_path") {
+    what = "device memory holds one set of partition inputs, not one per worker: uploads run inside the device region";
+  } else if (cause == "key_streamed") {
+    what = "a key does not fit the device's memory or key budget; its points stream from host memory";
+  } else if (cause == "device_error") {
+    what = "a device error failed a job; the device goes on with other work";
+  } else {
+    what = "fallback " + cause;
+  }
+  CUZK_LOG(Warn) << where << what << " (counted in cuzk_fallbacks_total{cause=\"" << cause << "\"}; logged once)";
 }
 
 // Stage (uploads queued) outside the interlock, the device stages inside it,
 // assembly after it.
 Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   Partition& p = item.part();
-  ASSIGN_OR_RETURN(auto key, attached_key(*device, item));
+  ASSIGN_OR_RETURN(auto key, device_key(*device, item.job->circuit_id, p.key));
   groth16::ProofInputs in{p.rows.a, p.rows.b, p.rows.c, p.witness};
   if (!p.pinned[0].span().empty()) in = {p.pinned[0].span(), p.pinned[1].span(), p.pinned[2].span(), p.pinned[3].span()};
   auto t0 = Clock::now();
@@ -173,6 +259,13 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   const double run_ms = ms_between(t2, Clock::now());
   const groth16::LaneTimes& lt = slot->lane->times();
   record_lane(*device, lt, stage_ms, wait_ms, run_ms);
+  if (!sums.ok()) {
+    const StatusCode code = sums.status().code();
+    if (code == StatusCode::kFailedPrecondition || code == StatusCode::kInvalidArgument) return sums.status();
+    // A device error: this job fails, its memory goes back, the device serves the others.
+    count_fallback(device, "device_error");
+    return sums.status().with_context(device->name + " (the job fails; the device goes on with other work)");
+  }
   groth16::StageTimes times;
   times.matvec_s = p.matvec_ms / 1000;
   times.stage_s = stage_ms / 1000;
@@ -201,13 +294,7 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
                                double run_ms) {
   const std::string dev = "device=\"" + device.name + "\"";
   metrics_.add_counter("cuzk_bytes_uploaded_total", double(lt.upload_bytes), dev);
-  if (lt.pageable_upload) {
-    metrics_.add_counter("cuzk_fallbacks_total", 1, "cause=\"pageable_upload\"");
-    if (!device.warned_pageable.exchange(true)) {
-      CUZK_LOG(Warn) << device.name << ": partition inputs were not in pinned memory; uploads run at pageable speed";
-    }
-  }
-  if (lt.plan == "streamed") metrics_.add_counter("cuzk_fallbacks_total", 1, "cause=\"key_streamed\"");
+  for (const std::string& cause : lt.fallbacks) count_fallback(&device, cause);
   metrics_.observe_seconds("cuzk_stage_seconds", stage_ms / 1000, "stage=\"stage\"");
   metrics_.observe_seconds("cuzk_stage_seconds", wait_ms / 1000, "stage=\"interlock_wait\"");
   for (const auto& [name, ms] : lt.stages_ms)
@@ -216,7 +303,8 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
   if (upload_ms > 0)
     metrics_.set_gauge("cuzk_upload_gigabytes_per_second", double(lt.upload_bytes) / (upload_ms * 1e6), dev);
   MutexLock lock(mu_);
-  device.busy_ms += device.backend->name() == "cpu" ? run_ms : std::max(0.0, lt.total_ms() - upload_ms);
+  device.bytes_uploaded += lt.upload_bytes;
+  device.busy_ms += device.is_cpu() ? run_ms : std::max(0.0, lt.total_ms() - upload_ms);
 }
 
 // Pinned host buffers for a partition's a, b, c when the proving devices
@@ -224,10 +312,12 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
 // gigabytes — happens once per buffer, not per partition.
 Status Engine::Impl::pin_rows(Partition& p, uint64_t n) {
   if (host_alloc_ == nullptr) return ok_status();
+  bool pageable = false;
   for (int i = 0; i < 4; ++i) {
     ASSIGN_OR_RETURN(p.pinned[i], pinned_pool_.take(i < 3 ? n : p.witness.size(), *host_alloc_));
-    if (!p.pinned[i].pinned()) metrics_.add_counter("cuzk_fallbacks_total", 1, "cause=\"pinned_alloc\"");
+    pageable = pageable || !p.pinned[i].pinned();
   }
+  if (pageable) count_fallback(nullptr, "pinned_alloc");
   // The witness moves into its pinned buffer (copied in parallel).
   groth16::HostBuffer& w = p.pinned[3];
   pool_->parallel_for(w.size(), 1 << 16, [&](size_t lo, size_t hi) {

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -114,8 +115,15 @@ struct Device {
   };
   std::mutex keys_mu;
   std::map<std::string, AttachedEntry> keys;
-  double busy_ms = 0;  // GUARDED_BY(Impl::mu_): device time of finished proofs (CUDA events)
-  std::atomic<bool> warned_pageable{false};
+  bool is_cpu() const { return backend->name() == "cpu"; }
+  // Whether `circuit_id` is attached here (the CPU attaches per partition:
+  // never). Takes keys_mu.
+  bool holds(const std::string& circuit_id);
+  std::atomic<uint32_t> idle_workers{0};  // prover workers waiting for a partition
+  // GUARDED_BY(Impl::mu_):
+  double busy_ms = 0;  // device time of finished proofs (CUDA events)
+  std::map<std::string, uint64_t> fallbacks;
+  uint64_t bytes_uploaded = 0;
 };
 
 // Pinned host buffers for partition inputs, reused across partitions of the
@@ -180,7 +188,20 @@ class Engine::Impl {
   Status prepare(Item& item);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
   // devices.cc
-  StatusOr<std::shared_ptr<const groth16::AttachedKey>> attached_key(Device& device, Item& item);
+  // The key of `circuit_id` attached to `device` (the DEVICE tier on a GPU),
+  // attaching it when needed within keys.device_budget and the device's
+  // memory, dropping idle keys least recently used to make room.
+  StatusOr<std::shared_ptr<const groth16::AttachedKey>> device_key(Device& device, const std::string& circuit_id,
+                                                                   const KeyLease& lease);
+  // How well a partition of `circuit_id` suits `device` now: 2 its key is
+  // attached there, 1 it may go there, 0 it should wait for another device
+  // that holds the key and has an idle worker.
+  int affinity(const Device& device, const std::string& circuit_id);
+  // Places the key on every GPU device where it fits (PreloadSRS).
+  Status place_on_devices(const std::string& circuit_id);
+  // Drops the key from every device (its host key left the HOT tier).
+  void drop_from_devices(const std::string& circuit_id);
+  void count_fallback(Device* device, const std::string& cause);
   void record_lane(Device& device, const groth16::LaneTimes& lt, double stage_ms, double wait_ms, double run_ms);
   Status pin_rows(Partition& p, uint64_t n);
   Status finalize_one(Item& item);
@@ -221,6 +242,7 @@ class Engine::Impl {
   uint64_t completed_ GUARDED_BY(mu_) = 0;
   uint64_t failed_ GUARDED_BY(mu_) = 0;
   uint64_t cancelled_ GUARDED_BY(mu_) = 0;
+  std::set<std::string> warned_fallbacks_ GUARDED_BY(mu_);  // causes logged once
   bool accepting_ GUARDED_BY(mu_) = true;
   bool stopping_ GUARDED_BY(mu_) = false;
   CondVar housekeeping_cv_;

@@ -111,7 +111,36 @@ EngineStatus Engine::Impl::status() const {
     w.busy_fraction = up_ms > 0 ? busy / up_ms : 0;
     st.workers.push_back(std::move(w));
   }
-  for (const auto& d : devices_) st.devices.push_back(d->name);
+  for (const auto& d : devices_) {
+    st.devices.push_back(d->name);
+    DeviceStatus ds;
+    ds.name = d->name;
+    ds.description = d->backend->describe();
+    const groth16::DeviceMemory m = d->backend->device_memory();
+    ds.vram_total_bytes = m.total_bytes;
+    ds.vram_budget_bytes = m.budget_bytes;
+    ds.vram_used_bytes = m.used_bytes;
+    ds.vram_peak_bytes = m.peak_bytes;
+    ds.key_budget_bytes = d->is_cpu() ? 0 : config_.key_device_budget_bytes;
+    ds.busy_fraction = up_ms > 0 ? std::min(1.0, d->busy_ms / up_ms) : 0;
+    for (const auto& s : slots_)
+      if (s->device == d->name) ds.workers.push_back(s->name);
+    for (const auto& [cause, n] : d->fallbacks) ds.fallbacks.emplace_back(cause, n);
+    ds.bytes_uploaded = d->bytes_uploaded;
+    {
+      std::lock_guard<std::mutex> keys_lock(d->keys_mu);
+      for (const auto& [id, e] : d->keys) {
+        DeviceStatus::ResidentKey k;
+        k.circuit_id = id;
+        k.device_bytes = e.key->device_bytes();
+        k.placement = e.key->placement();
+        k.in_use = e.key.use_count() > 1;
+        k.idle_s = std::chrono::duration<double>(now - e.last_used).count();
+        ds.keys.push_back(std::move(k));
+      }
+    }
+    st.device_status.push_back(std::move(ds));
+  }
   st.prover_threads = pool_->size();
   return st;
 }
@@ -136,7 +165,14 @@ StatusOr<uint64_t> Engine::partition_reservation_bytes(const std::string& id, ui
   ASSIGN_OR_RETURN(CircuitInfo info, impl_->keys_->info(id));
   return impl_->partition_estimate(info, wtns_bytes);
 }
-StatusOr<KeyManager::PreloadResult> Engine::preload(const std::string& id) { return impl_->keys_->preload(id); }
+// PreloadSRS: the key HOT in host memory, then attached to every GPU device
+// where it fits (the DEVICE tier). EvictSRS: out of both (the DEVICE copies go
+// when the host key leaves HOT).
+StatusOr<KeyManager::PreloadResult> Engine::preload(const std::string& id) {
+  ASSIGN_OR_RETURN(KeyManager::PreloadResult r, impl_->keys_->preload(id));
+  RETURN_IF_ERROR(impl_->place_on_devices(id));
+  return r;
+}
 StatusOr<KeyManager::EvictResult> Engine::evict(const std::string& id) { return impl_->keys_->evict(id); }
 EngineStatus Engine::status() const { return impl_->status(); }
 MetricsRegistry& Engine::metrics() { return impl_->metrics_; }

@@ -320,6 +320,7 @@ bool KeyManager::demote_one_idle(const Entry* except) {
 }
 
 void KeyManager::demote(Entry& e) {
+  if (options_.on_demote && e.loaded) options_.on_demote(e.source->id());
   e.loaded.reset();
   hot_bytes_ -= e.reservation.bytes();
   e.reservation.release_all();

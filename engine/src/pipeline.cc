@@ -59,6 +59,7 @@ Status Engine::Impl::start() {
   ko.host_cap_bytes = config_.key_host_budget_bytes;
   ko.min_idle_ms = config_.eviction_min_idle_ms;
   ko.env = env_;
+  ko.on_demote = [this](const std::string& id) { drop_from_devices(id); };
   keys_ = std::make_unique<KeyManager>(std::move(sources), budget_.get(), ko, &metrics_);
   for (const std::string& id : keys_->ids()) {
     ASSIGN_OR_RETURN(CircuitInfo info, keys_->info(id));
@@ -100,7 +101,7 @@ Status Engine::Impl::start() {
   }
   threads_.emplace_back([this] { housekeeping_loop(); });
   for (const auto& d : devices_) metrics_.add_counter("cuzk_bytes_uploaded_total", 0, "device=\"" + d->name + "\"");
-  for (const char* cause : {"pageable_upload", "pinned_alloc", "key_streamed"})
+  for (const char* cause : {"pageable_upload", "pinned_alloc", "key_streamed", "plain_path", "device_error"})
     metrics_.add_counter("cuzk_fallbacks_total", 0, "cause=\"" + std::string(cause) + "\"");
   describe_engine_metrics(metrics_, keys_->ids());
   return ok_status();
@@ -258,8 +259,13 @@ Status Engine::Impl::prepare(Item& item) {
 void Engine::Impl::prover_loop(Device* device, WorkerSlot* slot) {
   const size_t max_batch = config_.max_batch_size;
   const std::chrono::milliseconds wait(config_.max_batch_wait_ms);
+  // A partition whose key is attached to another device with an idle worker
+  // is left for that device.
+  auto rank = [this, device](const std::string& circuit_id) { return affinity(*device, circuit_id); };
   while (true) {
-    std::vector<Item> batch = prove_queue_.pop_batch(max_batch, wait);
+    device->idle_workers.fetch_add(1);
+    std::vector<Item> batch = prove_queue_.pop_batch_ranked(max_batch, wait, rank, std::chrono::milliseconds(5));
+    device->idle_workers.fetch_sub(1);
     if (batch.empty()) return;
     metrics_.add_counter("cuzk_prover_batches_total", 1);
     metrics_.add_counter("cuzk_prover_batched_partitions_total", double(batch.size()));

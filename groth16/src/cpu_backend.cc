@@ -144,7 +144,7 @@ class CpuBackend final : public Backend {
       : pool_(pool ? pool : &default_thread_pool()), h_(std::make_shared<CpuH>(pool_)) {}
   std::string_view name() const override { return "cpu"; }
   std::string describe() const override { return "cpu (" + std::to_string(pool_->size()) + " threads)"; }
-  StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk) override {
+  StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk, const AttachOptions&) override {
     RETURN_IF_ERROR(pk.check_shape());
     return std::shared_ptr<const AttachedKey>(std::make_shared<CpuKey>(pk));
   }

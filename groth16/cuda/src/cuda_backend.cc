@@ -18,23 +18,25 @@ class CudaBackend final : public Backend {
   explicit CudaBackend(std::shared_ptr<DeviceContext> ctx) : ctx_(std::move(ctx)) {}
   std::string_view name() const override { return "cuda"; }
   DeviceMemory device_memory() const override {
-    return {ctx_->budget.total(), ctx_->budget.used(), ctx_->budget.peak()};
+    return {ctx_->total_bytes, ctx_->budget.total(), ctx_->budget.used(), ctx_->budget.peak()};
   }
   std::string describe() const override {
     return "cuda:" + std::to_string(ctx_->ordinal) + " " + ctx_->name + ", device budget " +
            gpu::VramBudget::format_bytes(ctx_->budget.total()) + " (" +
            gpu::VramBudget::format_bytes(ctx_->budget.used()) + " in use)";
   }
-  StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk) override {
-    ASSIGN_OR_RETURN(std::shared_ptr<const CudaKey> key, CudaKey::create(pk, ctx_));
+  StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk, const AttachOptions& options) override {
+    ASSIGN_OR_RETURN(std::shared_ptr<const CudaKey> key, CudaKey::create(pk, ctx_, options.max_device_bytes));
     return std::shared_ptr<const AttachedKey>(std::move(key));
   }
+  uint64_t resident_key_bytes(const ProvingKey& pk) const override { return cuda::resident_key_bytes(pk); }
   StatusOr<std::unique_ptr<Lane>> make_lane() override { return make_cuda_lane(ctx_); }
   // Pinned (page-locked) host memory, which uploads at full PCIe speed;
   // pageable memory when pinning fails (the upload is then slower).
   StatusOr<HostBuffer> allocate_inputs(size_t n) override {
     if (n == 0) return HostBuffer();
     void* p = nullptr;
+    if (ctx_->faults.fail_pinned_alloc) return Backend::allocate_inputs(n);
     if (cudaHostAlloc(&p, n * sizeof(Fr), cudaHostAllocPortable) == cudaSuccess)
       return HostBuffer(static_cast<Fr*>(p), n, true, [](Fr* q) { cudaFreeHost(q); });
     cudaGetLastError();
@@ -60,6 +62,8 @@ StatusOr<std::unique_ptr<Backend>> make_cuda_backend(const CudaBackendOptions& o
   auto ctx = std::make_shared<DeviceContext>();
   ctx->ordinal = options.device;
   ctx->name = info.summary();
+  ctx->total_bytes = mem.total_bytes;
+  ctx->faults = options.faults;
   ctx->placement = options.placement;
   ctx->pool = options.pool;
   ctx->budget = gpu::VramBudget(budget);

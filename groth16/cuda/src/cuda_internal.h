@@ -2,8 +2,11 @@
 // attached key, and the sizes of a lane's device buffers in either plan.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,18 +16,9 @@
 #include "cuzk/gpu/vram_budget.h"
 #include "cuzk/groth16/backend.h"
 #include "cuzk/groth16/cuda/cuda_backend.h"
+#include "cuzk/msm/cuda/msm.h"
 
 namespace cuzk::groth16::cuda {
-
-// What the backend's keys and lanes share. Immutable but for the budget
-// (thread-safe).
-struct DeviceContext {
-  int ordinal = 0;
-  std::string name;  // device summary
-  Placement placement = Placement::kAuto;
-  ThreadPool* pool = nullptr;
-  gpu::VramBudget budget{0};
-};
 
 // The sizes that fix a lane's buffers.
 struct KeyShape {
@@ -40,25 +34,88 @@ struct KeyShape {
 };
 KeyShape shape_of(const ProvingKey& pk, bool resident);
 
-// Device bytes of one lane in the resident plan.
-uint64_t resident_lane_bytes(const KeyShape& s);
-// The streamed plan's batch sizes and its device bytes with them.
+// The streamed plan's batch sizes and the device bytes of one input set and
+// the workspace with them.
 struct StreamedSizes {
   size_t batch = 0;  // StreamedMsm batch (G1; G2 takes half)
   size_t chunk = 0;  // tail points gathered at a time
   uint64_t bytes = 0;
+  friend bool operator==(const StreamedSizes&, const StreamedSizes&) = default;
 };
+struct InputSetBytes {
+  uint64_t a = 0, bc = 0, w = 0;
+  uint64_t total() const { return a + bc + w; }
+};
+struct WorkspaceBytes {
+  uint64_t ntt = 0, cls = 0, msm = 0, ba = 0, sm = 0;
+  uint64_t total() const { return ntt + cls + msm + ba + sm; }
+};
+// `z` is ignored in the resident plan.
+InputSetBytes input_set_bytes(const KeyShape& s, const StreamedSizes& z);
+WorkspaceBytes workspace_bytes(const KeyShape& s, const StreamedSizes& z);
+// Device bytes of one input set and the workspace in the resident plan.
+uint64_t resident_lane_bytes(const KeyShape& s);
 StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk);
 // The largest sizes (batches from 2^22, or the largest MSM when smaller, down
 // to 2^10) that fit in `available` bytes; bytes = 0 when none does.
 StreamedSizes fit_streamed(const KeyShape& s, uint64_t available);
+
+// One proof's inputs on the device: held by a lane from stage() to the end
+// of run().
+struct InputSet {
+  gpu::VramBudget::Reservation reservation;
+  gpu::DeviceBuffer<uint8_t> a, bc, w;
+  InputSetBytes bytes;
+  bool held = false;
+};
+
+// What run() uses besides the inputs, one per device (only one lane runs at a
+// time): grown, never shrunk, so a device that proves one shape allocates it
+// once.
+struct Workspace {
+  gpu::VramBudget::Reservation reservation;
+  gpu::DeviceBuffer<uint8_t> ntt, cls, msm, ba;
+  std::optional<msm::cuda::StreamedMsm<ec::G1Curve>> sm1;
+  std::optional<msm::cuda::StreamedMsm<ec::G2Curve>> sm2;
+  size_t sm_batch = 0;
+};
+
+// What the backend's keys and lanes share. Thread-safe.
+struct DeviceContext {
+  int ordinal = 0;
+  std::string name;  // device summary
+  uint64_t total_bytes = 0;
+  Placement placement = Placement::kAuto;
+  ThreadPool* pool = nullptr;
+  CudaFaults faults;
+  gpu::VramBudget budget{0};
+  std::atomic<uint32_t> lanes{0};
+  std::atomic<uint64_t> runs{0};
+
+  // Held by a lane's run(): the device region's buffers.
+  std::mutex run_mu;
+  Workspace ws;  // GUARDED_BY(run_mu)
+  std::atomic<uint64_t> ws_bytes{0};  // what ws reserves (read by take_set for its estimate)
+
+  // Input sets: one per lane when the budget holds that many (each lane
+  // uploads its next proof while another runs), else one that the lanes use
+  // in turn inside run() ("shared": uploads inside the device region).
+  std::mutex sets_mu;
+  std::vector<std::unique_ptr<InputSet>> sets;  // GUARDED_BY(sets_mu)
+  uint64_t mode_bytes = 0;                      // GUARDED_BY(sets_mu): the set size the mode was chosen for
+  bool shared_sets = false;                     // GUARDED_BY(sets_mu)
+  std::vector<std::pair<KeyShape, StreamedSizes>> streamed;  // GUARDED_BY(sets_mu): sizes chosen per shape
+};
 
 // Device bytes a resident key holds (its points and index lists).
 uint64_t resident_key_bytes(const ProvingKey& pk);
 
 class CudaKey final : public AttachedKey {
  public:
-  static StatusOr<std::shared_ptr<const CudaKey>> create(const ProvingKey& pk, std::shared_ptr<DeviceContext> ctx);
+  // Resident when its points fit max_device_bytes and, with one lane's
+  // buffers, the budget (or when the placement says so).
+  static StatusOr<std::shared_ptr<const CudaKey>> create(const ProvingKey& pk, std::shared_ptr<DeviceContext> ctx,
+                                                         uint64_t max_device_bytes = UINT64_MAX);
 
   uint64_t device_bytes() const override { return reservation_.bytes(); }
   std::string placement() const override { return placement_; }

@@ -77,7 +77,22 @@ Status CudaKey::make_streamed(const ProvingKey& pk) {
   return ok_status();
 }
 
-StatusOr<std::shared_ptr<const CudaKey>> CudaKey::create(const ProvingKey& pk, std::shared_ptr<DeviceContext> ctx) {
+// Device bytes a resident key's first proof still needs: an input set unless
+// the device has one of that size, and the workspace beyond what it holds.
+static uint64_t lane_bytes_needed(const KeyShape& rs, DeviceContext& ctx) {
+  const uint64_t set = input_set_bytes(rs, {}).total();
+  const uint64_t ws = workspace_bytes(rs, {}).total();
+  const uint64_t ws_have = ctx.ws_bytes.load();
+  bool have_set = false;
+  {
+    std::lock_guard<std::mutex> lock(ctx.sets_mu);
+    for (const auto& x : ctx.sets) have_set = have_set || x->bytes.total() == set;
+  }
+  return (have_set ? 0 : set) + (ws > ws_have ? ws - ws_have : 0) + (1 << 16);
+}
+
+StatusOr<std::shared_ptr<const CudaKey>> CudaKey::create(const ProvingKey& pk, std::shared_ptr<DeviceContext> ctx,
+                                                         uint64_t max_device_bytes) {
   RETURN_IF_ERROR(pk.check_shape());
   if (pk.num_vars() >= (uint64_t(1) << 31) || pk.domain_size() >= (uint64_t(1) << 31))
     return invalid_argument("the CUDA backend takes keys of fewer than 2^31 variables and domains below 2^31");
@@ -87,18 +102,22 @@ StatusOr<std::shared_ptr<const CudaKey>> CudaKey::create(const ProvingKey& pk, s
   const uint64_t point_bytes = resident_key_bytes(pk);
   const uint64_t index_bytes = (pk.a.size() + pk.b_g1.size()) * 4 + 512;
   const KeyShape rs = shape_of(pk, true);
-  const uint64_t lane_bytes = resident_lane_bytes(rs);
+  const uint64_t lane_bytes = lane_bytes_needed(rs, *ctx);
   const uint64_t avail = ctx->budget.available();
+  const bool capped = point_bytes > max_device_bytes;
   bool resident = ctx->placement == Placement::kResident ||
-                  (ctx->placement == Placement::kAuto && point_bytes + lane_bytes <= avail);
+                  (ctx->placement == Placement::kAuto && !capped && point_bytes + lane_bytes <= avail);
   std::string why;
   if (resident) {
     why = "device-resident: key " + gib(point_bytes) + " + lane " + gib(lane_bytes) + " of " + gib(avail) + " free";
+  } else if (ctx->placement == Placement::kStreamed) {
+    why = "streamed from pinned host memory (asked for)";
+  } else if (capped) {
+    why = "streamed from pinned host memory: key " + gib(point_bytes) + " exceeds the " + gib(max_device_bytes) +
+          " left to it in the device's key budget";
   } else {
-    why = ctx->placement == Placement::kStreamed
-              ? std::string("streamed from pinned host memory (asked for)")
-              : "streamed from pinned host memory: key " + gib(point_bytes) + " + lane " + gib(lane_bytes) +
-                    " exceed the " + gib(avail) + " free of the device budget";
+    why = "streamed from pinned host memory: key " + gib(point_bytes) + " + lane " + gib(lane_bytes) +
+          " exceed the " + gib(avail) + " free of the device budget";
   }
   ASSIGN_OR_RETURN(key->reservation_,
                    ctx->budget.reserve(resident ? point_bytes : index_bytes, resident ? "the resident key" : "the key's index lists"));

@@ -83,6 +83,7 @@ Status grow(gpu::DeviceBuffer<T>& b, uint64_t n) {
 class CudaLane final : public Lane {
  public:
   explicit CudaLane(std::shared_ptr<DeviceContext> ctx) : ctx_(std::move(ctx)) {}
+  ~CudaLane() override;
   Status init();
 
   Status stage(std::shared_ptr<const AttachedKey> key, const ProofInputs& in) override;
@@ -90,8 +91,13 @@ class CudaLane final : public Lane {
   const LaneTimes& times() const override { return times_; }
 
  private:
-  Status ensure_buffers(const KeyShape& s);
+  StatusOr<StreamedSizes> sizes_for(const KeyShape& s);
+  StatusOr<InputSet*> take_set(const KeyShape& s, bool in_run);
+  void release_set();
+  Status ensure_workspace(const KeyShape& s);
+  Status upload_inputs(const KeyShape& s);
   Status upload(const Fr* host, size_t count, Fr* dst, gpu::Event& done);
+  Status run_locked(const CudaKey& key);
   Status h_step(const KeyShape& s);
   Status classify_all(const CudaKey& key, const Fr* d_w);
   Status resident_msms(const CudaKey& key);
@@ -110,13 +116,6 @@ class CudaLane final : public Lane {
   std::vector<std::pair<std::string, gpu::Event>> marks_;  // timing events on cs, in order
   size_t marks_used_ = 0;
 
-  // Buffers for one key shape (ensure_buffers).
-  std::optional<KeyShape> shape_;
-  gpu::VramBudget::Reservation reservation_;
-  gpu::DeviceBuffer<uint8_t> region_a_, region_bc_, region_w_, ntt_ws_, msm_ws_, ba_ws_, cls_ws_;
-  std::optional<msm::cuda::StreamedMsm<G1Curve>> sm1_;
-  std::optional<msm::cuda::StreamedMsm<G2Curve>> sm2_;
-  StreamedSizes streamed_;
   gpu::DeviceBuffer<ec::G1Jacobian> d_res1_;
   gpu::DeviceBuffer<ec::G2Jacobian> d_res2_;
   gpu::DeviceBuffer<uint32_t> d_counts_;
@@ -128,6 +127,10 @@ class CudaLane final : public Lane {
   // The staged proof.
   std::shared_ptr<const CudaKey> key_;
   ProofInputs in_;
+  StreamedSizes streamed_;
+  InputSet* set_ = nullptr;  // held from stage (own set) or from run (shared set) to the end of run
+  bool uploaded_ = false;    // the inputs were uploaded at stage
+  Workspace* ws_ = nullptr;  // during run
   std::array<QuerySplit, 3> split_;  // L, A, B
   Fr* d_w_ = nullptr;                // where w is on the device
   LaneTimes times_;
@@ -151,65 +154,135 @@ Status CudaLane::init() {
   ASSIGN_OR_RETURN(h_res2_, gpu::PinnedBuffer<ec::G2Jacobian>::allocate(kG2Slots));
   ASSIGN_OR_RETURN(h_counts_, gpu::PinnedBuffer<uint32_t>::allocate(3));
   ASSIGN_OR_RETURN(h_last_, gpu::PinnedBuffer<Fr>::allocate(1));
+  ctx_->lanes.fetch_add(1);
   return ok_status();
 }
 
-// Allocates the buffers of a shape once; a lane that proves keys of one shape
-// never allocates again.
-Status CudaLane::ensure_buffers(const KeyShape& s) {
-  if (shape_ && *shape_ == s) return ok_status();
-  shape_.reset();
-  region_a_.reset(), region_bc_.reset(), region_w_.reset(), ntt_ws_.reset(), msm_ws_.reset(), ba_ws_.reset();
-  cls_ws_.reset(), sm1_.reset(), sm2_.reset();
-  reservation_.release();
-  const uint64_t fr = sizeof(Fr);
-  const uint64_t m_max = std::max({s.m_l, s.m_a, s.m_b, uint64_t(1)});
-  const uint64_t split = align((s.m_l + 63) / 64 * 8) + align((s.m_a + 63) / 64 * 8) + align((s.m_b + 63) / 64 * 8) +
-                         2 * (align(s.m_l * 4) + align(s.m_a * 4) + align(s.m_b * 4));
-  if (s.resident) {
-    const uint64_t need = resident_lane_bytes(s);
-    ASSIGN_OR_RETURN(reservation_, ctx_->budget.reserve(need, "a lane's workspace (resident plan)"));
-    ASSIGN_OR_RETURN(region_bc_, gpu::DeviceBuffer<uint8_t>::allocate(std::max(align(2 * s.n * fr), split) + 4 * kAlign));
-    ASSIGN_OR_RETURN(region_w_, gpu::DeviceBuffer<uint8_t>::allocate(align(s.num_vars * fr)));
-    uint64_t ws = msm::cuda::msm_workspace_bytes<G1Curve>(0);
-    const uint64_t m_g1 = std::max({s.n_h, s.m_l, s.m_a, s.m_b});
-    for (uint64_t k = m_g1; k >= 1; k /= 2) ws = std::max<uint64_t>(ws, msm::cuda::msm_workspace_bytes<G1Curve>(k));
-    for (uint64_t k = s.m_b; k >= 1; k /= 2) ws = std::max<uint64_t>(ws, msm::cuda::msm_workspace_bytes<G2Curve>(k));
-    ASSIGN_OR_RETURN(msm_ws_, gpu::DeviceBuffer<uint8_t>::allocate(ws));
-    ASSIGN_OR_RETURN(ba_ws_, gpu::DeviceBuffer<uint8_t>::allocate(
-                                 std::max(msm::cuda::batch_add_workspace_bytes<G1Curve>(m_g1),
-                                          msm::cuda::batch_add_workspace_bytes<G2Curve>(s.m_b))));
-  } else {
-    streamed_ = fit_streamed(s, ctx_->budget.available());
-    if (streamed_.bytes == 0)
-      return resource_exhausted("a lane's workspace (streamed plan) for a domain of 2^" + std::to_string(s.lg_n) +
-                                " does not fit the " + gpu::VramBudget::format_bytes(ctx_->budget.available()) +
-                                " of device memory left in the budget");
-    ASSIGN_OR_RETURN(reservation_, ctx_->budget.reserve(streamed_.bytes, "a lane's workspace (streamed plan)"));
-    const uint64_t chunk = streamed_.chunk;
-    ASSIGN_OR_RETURN(region_bc_, gpu::DeviceBuffer<uint8_t>::allocate(
-                                     std::max(align(2 * s.n * fr), align(s.num_vars * fr) + split +
-                                                                        align(chunk * sizeof(ec::G2Affine)) +
-                                                                        align(chunk * fr)) +
-                                     8 * kAlign));
-    uint64_t ws = 0;
-    for (uint64_t k = chunk; k >= 1; k /= 2)
-      ws = std::max<uint64_t>({ws, msm::cuda::msm_workspace_bytes<G1Curve>(k), msm::cuda::msm_workspace_bytes<G2Curve>(k)});
-    ASSIGN_OR_RETURN(msm_ws_, gpu::DeviceBuffer<uint8_t>::allocate(ws));
-    ASSIGN_OR_RETURN(auto sm1, msm::cuda::StreamedMsm<G1Curve>::create(streamed_.batch));
-    ASSIGN_OR_RETURN(auto sm2, msm::cuda::StreamedMsm<G2Curve>::create(std::max<size_t>(streamed_.batch / 2, 64)));
-    sm1_.emplace(std::move(sm1));
-    sm2_.emplace(std::move(sm2));
+CudaLane::~CudaLane() {
+  abandon();
+  release_set();
+  ctx_->lanes.fetch_sub(1);
+}
+
+// The streamed plan's batch sizes for a shape: chosen once per device and
+// shape, the largest that leave room for one input set and the workspace
+// (free memory now, plus what the device's idle sets and workspace hold).
+StatusOr<StreamedSizes> CudaLane::sizes_for(const KeyShape& s) {
+  if (s.resident) return StreamedSizes{};
+  std::lock_guard<std::mutex> lock(ctx_->sets_mu);
+  for (const auto& [shape, z] : ctx_->streamed)
+    if (shape == s) return z;
+  uint64_t idle = 0;
+  for (const auto& set : ctx_->sets)
+    if (!set->held) idle += set->reservation.bytes();
+  StreamedSizes z = fit_streamed(s, ctx_->budget.available() + idle);
+  if (z.bytes == 0)
+    return resource_exhausted("a lane's buffers (streamed plan) for a domain of 2^" + std::to_string(s.lg_n) +
+                              " do not fit the " + gpu::VramBudget::format_bytes(ctx_->budget.available()) +
+                              " of device memory left in the budget");
+  ctx_->streamed.emplace_back(s, z);
+  return z;
+}
+
+// An input set for the staged shape. At stage (in_run false): the lane's own
+// set when the device holds one per lane, else none (the proof takes the
+// plain path). In run: the shared set. The mode is chosen when the set size
+// changes: one set per lane when they fit beside the workspace, else one.
+StatusOr<InputSet*> CudaLane::take_set(const KeyShape& s, bool in_run) {
+  const InputSetBytes need = input_set_bytes(s, streamed_);
+  std::lock_guard<std::mutex> lock(ctx_->sets_mu);
+  if (ctx_->mode_bytes != need.total()) {
+    // Idle sets of another size go; the mode is chosen again.
+    std::erase_if(ctx_->sets, [&](const std::unique_ptr<InputSet>& x) {
+      return !x->held && x->bytes.total() != need.total();
+    });
+    const uint64_t ws_need = workspace_bytes(s, streamed_).total();
+    uint64_t usable = ctx_->budget.available();
+    const uint64_t ws_have = ctx_->ws_bytes.load();
+    usable = usable + std::min(ws_have, ws_need) >= ws_need ? usable + std::min(ws_have, ws_need) - ws_need : 0;
+    uint64_t fit = usable / std::max<uint64_t>(need.total(), 1);
+    for (const auto& x : ctx_->sets)
+      if (x->bytes.total() == need.total()) ++fit;
+    if (ctx_->faults.max_input_sets > 0) fit = std::min<uint64_t>(fit, ctx_->faults.max_input_sets);
+    const uint32_t lanes = std::max<uint32_t>(ctx_->lanes.load(), 1);
+    if (fit == 0)
+      return resource_exhausted("one proof's inputs for a domain of 2^" + std::to_string(s.lg_n) + " need " +
+                                gpu::VramBudget::format_bytes(need.total()) + " of device memory beside a " +
+                                gpu::VramBudget::format_bytes(ws_need) + " workspace; " +
+                                gpu::VramBudget::format_bytes(ctx_->budget.available()) + " of the budget are free");
+    ctx_->shared_sets = fit < lanes;
+    ctx_->mode_bytes = need.total();
+    size_t want = ctx_->shared_sets ? 1 : lanes;
+    for (size_t have = ctx_->sets.size(); have < want; ++have) {
+      auto set = std::make_unique<InputSet>();
+      ASSIGN_OR_RETURN(set->reservation, ctx_->budget.reserve(need.total(), "a proof's inputs on the device"));
+      ASSIGN_OR_RETURN(set->a, gpu::DeviceBuffer<uint8_t>::allocate(need.a));
+      ASSIGN_OR_RETURN(set->bc, gpu::DeviceBuffer<uint8_t>::allocate(need.bc));
+      if (need.w) {
+        ASSIGN_OR_RETURN(set->w, gpu::DeviceBuffer<uint8_t>::allocate(need.w));
+      }
+      set->bytes = need;
+      ctx_->sets.push_back(std::move(set));
+    }
   }
-  ASSIGN_OR_RETURN(region_a_, gpu::DeviceBuffer<uint8_t>::allocate(align(s.n * fr)));
-  ASSIGN_OR_RETURN(ntt_ws_, gpu::DeviceBuffer<uint8_t>::allocate(ntt::cuda::ntt_workspace_bytes(s.lg_n)));
-  ASSIGN_OR_RETURN(cls_ws_, gpu::DeviceBuffer<uint8_t>::allocate(msm::cuda::classify_workspace_bytes(m_max)));
-  shape_ = s;
+  if (ctx_->shared_sets && !in_run) return nullptr;
+  for (auto& x : ctx_->sets)
+    if (!x->held && x->bytes.total() == need.total()) {
+      x->held = true;
+      return x.get();
+    }
+  if (!in_run) return nullptr;  // every set is held: this proof uploads inside run()
+  return internal_error("no input set is free inside the device region (lanes of one device ran at once?)");
+}
+
+void CudaLane::release_set() {
+  if (set_ == nullptr) return;
+  std::lock_guard<std::mutex> lock(ctx_->sets_mu);
+  set_->held = false;
+  set_ = nullptr;
+}
+
+// Grows the device's workspace to the shape's needs (never shrinks it).
+// REQUIRES: ctx_->run_mu held (nobody else uses the workspace).
+Status CudaLane::ensure_workspace(const KeyShape& s) {
+  Workspace& w = ctx_->ws;
+  const WorkspaceBytes need = workspace_bytes(s, streamed_);
+  const bool sm_ok = s.resident || (w.sm1 && w.sm_batch >= streamed_.batch);
+  if (w.ntt.bytes() >= need.ntt && w.cls.bytes() >= need.cls && w.msm.bytes() >= need.msm &&
+      w.ba.bytes() >= need.ba && sm_ok)
+    return ok_status();
+  const uint64_t ntt = std::max<uint64_t>({w.ntt.bytes(), need.ntt, 1}), cls = std::max<uint64_t>({w.cls.bytes(), need.cls, 1});
+  const uint64_t ms = std::max<uint64_t>({w.msm.bytes(), need.msm, 1}), ba = std::max<uint64_t>({w.ba.bytes(), need.ba, 1});
+  const size_t batch = std::max(w.sm1 ? w.sm_batch : 0, s.resident ? 0 : streamed_.batch);
+  const uint64_t sm = batch == 0 ? 0
+                                 : msm::cuda::StreamedMsm<G1Curve>::device_bytes(batch) +
+                                       msm::cuda::StreamedMsm<G2Curve>::device_bytes(std::max<size_t>(batch / 2, 64));
+  // The old buffers go first (nothing uses them while run_mu is held).
+  w.ntt.reset(), w.cls.reset(), w.msm.reset(), w.ba.reset(), w.sm1.reset(), w.sm2.reset();
+  w.sm_batch = 0;
+  w.reservation.release();
+  ctx_->ws_bytes.store(0);
+  ASSIGN_OR_RETURN(w.reservation, ctx_->budget.reserve(ntt + cls + ms + ba + sm, "the device's run workspace"));
+  ctx_->ws_bytes.store(w.reservation.bytes());
+  ASSIGN_OR_RETURN(w.ntt, gpu::DeviceBuffer<uint8_t>::allocate(ntt));
+  ASSIGN_OR_RETURN(w.cls, gpu::DeviceBuffer<uint8_t>::allocate(cls));
+  ASSIGN_OR_RETURN(w.msm, gpu::DeviceBuffer<uint8_t>::allocate(ms));
+  ASSIGN_OR_RETURN(w.ba, gpu::DeviceBuffer<uint8_t>::allocate(ba));
+  if (batch > 0) {
+    ASSIGN_OR_RETURN(auto sm1, msm::cuda::StreamedMsm<G1Curve>::create(batch));
+    ASSIGN_OR_RETURN(auto sm2, msm::cuda::StreamedMsm<G2Curve>::create(std::max<size_t>(batch / 2, 64)));
+    w.sm1.emplace(std::move(sm1));
+    w.sm2.emplace(std::move(sm2));
+    w.sm_batch = batch;
+  }
   return ok_status();
 }
 
 Status CudaLane::upload(const Fr* host, size_t count, Fr* dst, gpu::Event& done) {
-  if (count > 0 && !gpu::is_pinned_host_pointer(host)) times_.pageable_upload = true;
+  if (count > 0 && !gpu::is_pinned_host_pointer(host) && !times_.pageable_upload) {
+    times_.pageable_upload = true;
+    times_.fallbacks.push_back("pageable_upload");
+  }
   RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, host, count * sizeof(Fr), cudaMemcpyHostToDevice, us_.get())));
   times_.upload_bytes += count * sizeof(Fr);
   return done.record(us_);
@@ -222,26 +295,47 @@ Status CudaLane::stage(std::shared_ptr<const AttachedKey> key, const ProofInputs
   RETURN_IF_ERROR(check_inputs(ck->pk(), in));
   ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
   key_.reset();
-  RETURN_IF_ERROR(ensure_buffers(ck->shape()));
+  release_set();
+  const KeyShape& s = ck->shape();
+  ASSIGN_OR_RETURN(streamed_, sizes_for(s));
   times_ = LaneTimes{};
   times_.plan = ck->resident() ? "resident" : "streamed";
+  if (!ck->resident()) times_.fallbacks.push_back("key_streamed");
   marks_used_ = 0;
-  const KeyShape& s = ck->shape();
-  Fr* d_a = reinterpret_cast<Fr*>(region_a_.data());
-  Fr* d_b = reinterpret_cast<Fr*>(region_bc_.data());
-  RETURN_IF_ERROR(ev_up0_.record(us_));
-  RETURN_IF_ERROR(upload(in.a.data(), s.n, d_a, ev_a_));
-  RETURN_IF_ERROR(upload(in.b.data(), s.n, d_b, ev_b_));
-  RETURN_IF_ERROR(upload(in.c.data(), s.n, d_b + s.n, ev_c_));
-  if (s.resident) {
-    d_w_ = reinterpret_cast<Fr*>(region_w_.data());
-    RETURN_IF_ERROR(upload(in.witness.data(), s.num_vars, d_w_, ev_w_));
-  } else {
-    d_w_ = reinterpret_cast<Fr*>(region_bc_.data());  // uploaded after the H step (run)
-  }
-  RETURN_IF_ERROR(ev_up1_.record(us_));
   key_ = std::move(ck);
   in_ = in;
+  uploaded_ = false;
+  ASSIGN_OR_RETURN(set_, take_set(s, false));
+  if (set_ == nullptr) {
+    times_.fallbacks.push_back("plain_path");  // uploaded inside run(), into the shared set
+    return ok_status();
+  }
+  Status st = upload_inputs(s);
+  if (!st.ok()) {
+    abandon();
+    release_set();
+    key_.reset();
+  }
+  return st;
+}
+
+// Queues the uploads of a, b, c (and, resident, w) into the held set, one
+// event each.
+Status CudaLane::upload_inputs(const KeyShape& s) {
+  Fr* d_a = reinterpret_cast<Fr*>(set_->a.data());
+  Fr* d_b = reinterpret_cast<Fr*>(set_->bc.data());
+  RETURN_IF_ERROR(ev_up0_.record(us_));
+  RETURN_IF_ERROR(upload(in_.a.data(), s.n, d_a, ev_a_));
+  RETURN_IF_ERROR(upload(in_.b.data(), s.n, d_b, ev_b_));
+  RETURN_IF_ERROR(upload(in_.c.data(), s.n, d_b + s.n, ev_c_));
+  if (s.resident) {
+    d_w_ = reinterpret_cast<Fr*>(set_->w.data());
+    RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
+  } else {
+    d_w_ = reinterpret_cast<Fr*>(set_->bc.data());  // uploaded after the H step (run)
+  }
+  RETURN_IF_ERROR(ev_up1_.record(us_));
+  uploaded_ = true;
   return ok_status();
 }
 
@@ -274,26 +368,26 @@ Status CudaLane::h_step(const KeyShape& s) {
   const ff::RootConvention conv = root_convention(s.layout);
   const bool bell = s.layout == KeyLayout::kBellperson;
   const Fr shift = bell ? ff::fr_generator(conv) : ff::root_of_unity(s.lg_n + 1, conv);
-  Fr* d_a = reinterpret_cast<Fr*>(region_a_.data());
-  Fr* d_b = reinterpret_cast<Fr*>(region_bc_.data());
+  Fr* d_a = reinterpret_cast<Fr*>(set_->a.data());
+  Fr* d_b = reinterpret_cast<Fr*>(set_->bc.data());
   Fr* abc[3] = {d_a, d_b, d_b + s.n};
   // Each polynomial's transforms wait only for its own upload, so that the
   // uploads of b and c overlap the transforms of a (and b).
   const gpu::Event* arrived[3] = {&ev_a_, &ev_b_, &ev_c_};
-  size_t ws = ntt_ws_.bytes();
+  size_t ws = ws_->ntt.bytes();
   for (int i = 0; i < 3; ++i) {
     Fr* p = abc[i];
     RETURN_IF_ERROR(cs_.wait(*arrived[i]));
     RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kInverse, Order::kNaturalToBitReversed, {}},
-                                   ntt_ws_.data(), &ws, cs_.get()));
+                                   ws_->ntt.data(), &ws, cs_.get()));
     RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kForward, Order::kBitReversedToNatural, shift},
-                                   ntt_ws_.data(), &ws, cs_.get()));
+                                   ws_->ntt.data(), &ws, cs_.get()));
   }
   const Fr k = bell ? (shift.pow(s.n) - Fr::one()).inverse() : Fr::one();
   RETURN_IF_ERROR(ntt::cuda::hadamard_sub_scale(abc[0], abc[1], abc[2], k, s.n, cs_.get()));
   if (!bell) return ok_status();
   RETURN_IF_ERROR(ntt::cuda::ntt(d_a, NttSpec{s.lg_n, conv, Direction::kInverse, Order::kNaturalToNatural, shift},
-                                 ntt_ws_.data(), &ws, cs_.get()));
+                                 ws_->ntt.data(), &ws, cs_.get()));
   return CUZK_CUDA_CHECK(
       cudaMemcpyAsync(h_last_.data(), d_a + (s.n - 1), sizeof(Fr), cudaMemcpyDeviceToHost, cs_.get()));
 }
@@ -302,7 +396,7 @@ Status CudaLane::h_step(const KeyShape& s) {
 Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w) {
   const KeyShape& s = key.shape();
   const uint64_t w_bytes = s.resident ? 0 : align(s.num_vars * sizeof(Fr));
-  Carver carve(region_bc_.data() + w_bytes, region_bc_.bytes() - w_bytes);
+  Carver carve(set_->bc.data() + w_bytes, set_->bc.bytes() - w_bytes);
   const uint64_t ms[3] = {s.m_l, s.m_a, s.m_b};
   const uint32_t* index[3] = {nullptr, key.idx_a(), key.idx_b()};
   for (int q = 0; q < 3; ++q) {
@@ -312,9 +406,9 @@ Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w) {
     ASSIGN_OR_RETURN(qs.bufs.tail_points, carve.take<uint32_t>(ms[q]));
     ASSIGN_OR_RETURN(qs.bufs.tail_scalars, carve.take<uint32_t>(ms[q]));
     qs.bufs.tail_count = d_counts_.data() + q;
-    size_t ws = cls_ws_.bytes();
+    size_t ws = ws_->cls.bytes();
     RETURN_IF_ERROR(msm::cuda::classify(d_w, index[q], uint32_t(q == 0 ? s.num_inputs : 0), ms[q], qs.bufs,
-                                        cls_ws_.data(), &ws, cs_.get()));
+                                        ws_->cls.data(), &ws, cs_.get()));
   }
   RETURN_IF_ERROR(d_counts_.download(h_counts_.data(), 3, cs_.get()));
   return ev_cls_.record(cs_);
@@ -322,11 +416,11 @@ Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w) {
 
 Status CudaLane::resident_msms(const CudaKey& key) {
   const KeyShape& s = key.shape();
-  const Fr* d_h = reinterpret_cast<const Fr*>(region_a_.data());
-  size_t ws = msm_ws_.bytes(), ba = ba_ws_.bytes();
+  const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
+  size_t ws = ws_->msm.bytes(), ba = ws_->ba.bytes();
   ec::G1Jacobian* r1 = d_res1_.data();
   ec::G2Jacobian* r2 = d_res2_.data();
-  RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(key.h, d_h, s.n_h, r1 + kH, msm_ws_.data(), &ws, cs_.get()));
+  RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(key.h, d_h, s.n_h, r1 + kH, ws_->msm.data(), &ws, cs_.get()));
   RETURN_IF_ERROR(mark("msm_h"));
   RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes (the H MSM runs on)
   if (s.layout == KeyLayout::kBellperson && !h_last_[0].is_zero())
@@ -336,24 +430,24 @@ Status CudaLane::resident_msms(const CudaKey& key) {
   // timed apart ("<query>.ones", "<query>.tail").
   auto query = [&](const ec::G1Affine* bases, const QuerySplit& q, uint32_t count, int ones, int tail,
                    const char* ones_name, const char* tail_name) -> Status {
-    RETURN_IF_ERROR(msm::cuda::batch_add<G1Curve>(bases, q.bufs.ones, q.m, r1 + ones, ba_ws_.data(), &ba, cs_.get()));
+    RETURN_IF_ERROR(msm::cuda::batch_add<G1Curve>(bases, q.bufs.ones, q.m, r1 + ones, ws_->ba.data(), &ba, cs_.get()));
     RETURN_IF_ERROR(mark(ones_name));
     msm::cuda::MsmConfig cfg;
     cfg.scalar_index = q.bufs.tail_scalars;
     cfg.point_index = q.bufs.tail_points;
-    RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(bases, d_w_, count, r1 + tail, msm_ws_.data(), &ws, cs_.get(), cfg));
+    RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(bases, d_w_, count, r1 + tail, ws_->msm.data(), &ws, cs_.get(), cfg));
     return mark(tail_name);
   };
   RETURN_IF_ERROR(query(key.l, split_[0], h_counts_[0], kL1, kLt, "msm_l.ones", "msm_l.tail"));
   RETURN_IF_ERROR(query(key.a, split_[1], h_counts_[1], kA1, kAt, "msm_a.ones", "msm_a.tail"));
   RETURN_IF_ERROR(query(key.b1, split_[2], h_counts_[2], kB11, kB1t, "msm_b1.ones", "msm_b1.tail"));
   const QuerySplit& qb = split_[2];
-  RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(key.b2, qb.bufs.ones, qb.m, r2 + kB21, ba_ws_.data(), &ba, cs_.get()));
+  RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(key.b2, qb.bufs.ones, qb.m, r2 + kB21, ws_->ba.data(), &ba, cs_.get()));
   RETURN_IF_ERROR(mark("msm_b2.ones"));
   msm::cuda::MsmConfig cfg;
   cfg.scalar_index = qb.bufs.tail_scalars;
   cfg.point_index = qb.bufs.tail_points;
-  RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(key.b2, d_w_, h_counts_[2], r2 + kB2t, msm_ws_.data(), &ws, cs_.get(), cfg));
+  RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(key.b2, d_w_, h_counts_[2], r2 + kB2t, ws_->msm.data(), &ws, cs_.get(), cfg));
   RETURN_IF_ERROR(mark("msm_b2.tail"));
   RETURN_IF_ERROR(d_res1_.download(h_res1_.data(), kG1Slots, cs_.get()));
   RETURN_IF_ERROR(d_res2_.download(h_res2_.data(), kG2Slots, cs_.get()));
@@ -370,7 +464,7 @@ template <class C>
 Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint32_t count, const Fr* d_w,
                                ec::Jacobian<C>* acc) {
   // The chunk buffers sit at the end of the region, after w and the splits.
-  uint8_t* end = region_bc_.data() + region_bc_.bytes();
+  uint8_t* end = set_->bc.data() + set_->bc.bytes();
   auto* d_pts = reinterpret_cast<ec::Affine<C>*>(end - align(streamed_.chunk * sizeof(ec::G2Affine)) -
                                                  align(streamed_.chunk * sizeof(Fr)) - kAlign);
   auto* d_sc = reinterpret_cast<Fr*>(end - align(streamed_.chunk * sizeof(Fr)) - kAlign);
@@ -384,8 +478,8 @@ Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint3
     const uint32_t len = std::min<uint32_t>(uint32_t(streamed_.chunk), count - t0);
     RETURN_IF_ERROR(gather_points(bases_dev, sizeof(ec::Affine<C>), q.bufs.tail_points + t0, len, d_pts, cs_.get()));
     RETURN_IF_ERROR(msm::cuda::gather_scalars(d_w, q.bufs.tail_scalars + t0, len, d_sc, cs_.get()));
-    size_t ws = msm_ws_.bytes();
-    RETURN_IF_ERROR(msm::cuda::msm<C>(d_pts, d_sc, len, d_r, msm_ws_.data(), &ws, cs_.get()));
+    size_t ws = ws_->msm.bytes();
+    RETURN_IF_ERROR(msm::cuda::msm<C>(d_pts, d_sc, len, d_r, ws_->msm.data(), &ws, cs_.get()));
     ec::Jacobian<C> part;
     RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemcpyAsync(&part, d_r, sizeof part, cudaMemcpyDeviceToHost, cs_.get())));
     RETURN_IF_ERROR(cs_.synchronize());
@@ -396,14 +490,14 @@ Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint3
 
 Status CudaLane::streamed_msms(const CudaKey& key) {
   const KeyShape& s = key.shape();
-  const Fr* d_h = reinterpret_cast<const Fr*>(region_a_.data());
+  const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
   auto t0 = std::chrono::steady_clock::now();
   auto host_mark = [&](const char* stage) {
     auto t1 = std::chrono::steady_clock::now();
     times_.stages_ms.emplace_back(stage, std::chrono::duration<double, std::milli>(t1 - t0).count());
     t0 = t1;
   };
-  ASSIGN_OR_RETURN(host_g1_[kH], sm1_->run(key.h, d_h, s.n_h));
+  ASSIGN_OR_RETURN(host_g1_[kH], ws_->sm1->run(key.h, d_h, s.n_h));
   host_mark("msm_h");
   RETURN_IF_ERROR(ev_cls_.synchronize());
   if (s.layout == KeyLayout::kBellperson && !h_last_[0].is_zero())
@@ -415,13 +509,13 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
   const char* names[3] = {"msm_l", "msm_a", "msm_b1"};
   for (int q = 0; q < 3; ++q) {
     const QuerySplit& qs = split_[size_t(q)];
-    ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], sm1_->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m));
+    ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], ws_->sm1->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m));
     std::string part(names[q]);
     host_mark((part + ".ones").c_str());
     RETURN_IF_ERROR(streamed_tail<G1Curve>(g1_dev[q], qs, h_counts_[size_t(q)], d_w_, &host_g1_[size_t(tails[q])]));
     host_mark((part + ".tail").c_str());
   }
-  ASSIGN_OR_RETURN(host_g2_[kB21], sm2_->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m));
+  ASSIGN_OR_RETURN(host_g2_[kB21], ws_->sm2->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m));
   host_mark("msm_b2.ones");
   RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, &host_g2_[kB2t]));
   host_mark("msm_b2.tail");
@@ -433,28 +527,25 @@ StatusOr<MsmSums> CudaLane::run() {
   CUZK_NVTX_RANGE("lane.run");
   ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
   std::shared_ptr<const CudaKey> key = std::move(key_);
-  const KeyShape& s = key->shape();
   Status st = [&]() -> Status {
-    RETURN_IF_ERROR(mark("start"));
-    RETURN_IF_ERROR(h_step(s));
-    RETURN_IF_ERROR(mark("h"));
-    if (!s.resident) {
-      // w goes where b and c were, once the H step is done with them.
-      RETURN_IF_ERROR(ev_h_.record(cs_));
-      RETURN_IF_ERROR(us_.wait(ev_h_));
-      RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
+    std::lock_guard<std::mutex> region(ctx_->run_mu);
+    const KeyShape& s = key->shape();
+    RETURN_IF_ERROR(ensure_workspace(s));
+    ws_ = &ctx_->ws;
+    if (set_ == nullptr) {
+      ASSIGN_OR_RETURN(set_, take_set(s, true));
+      RETURN_IF_ERROR(upload_inputs(s));
     }
-    RETURN_IF_ERROR(cs_.wait(ev_w_));
-    RETURN_IF_ERROR(classify_all(*key, d_w_));
-    RETURN_IF_ERROR(mark("classify"));
-    if (s.resident) return resident_msms(*key);
-    RETURN_IF_ERROR(cs_.synchronize());  // the H step and classification, timed by events
-    return streamed_msms(*key);
+    Status r = run_locked(*key);
+    ws_ = nullptr;
+    return r;
   }();
   if (!st.ok()) {
     abandon();
+    release_set();
     return st;
   }
+  release_set();
   // Device stage times (the streamed plan adds its MSM times from the host).
   std::vector<std::pair<std::string, double>> host_stages = std::move(times_.stages_ms);
   times_.stages_ms.clear();
@@ -463,6 +554,33 @@ StatusOr<MsmSums> CudaLane::run() {
   ASSIGN_OR_RETURN(float up_ms, gpu::Event::elapsed_ms(ev_up0_, ev_up1_));
   times_.stages_ms.insert(times_.stages_ms.begin(), {"upload", double(up_ms)});
   return sums();
+}
+
+// The proof's device work. REQUIRES: ctx_->run_mu held, set_ and ws_ set.
+Status CudaLane::run_locked(const CudaKey& key) {
+  const KeyShape& s = key.shape();
+  RETURN_IF_ERROR(mark("start"));
+  RETURN_IF_ERROR(h_step(s));
+  RETURN_IF_ERROR(mark("h"));
+  const uint64_t nth = ctx_->runs.fetch_add(1) + 1;
+  if (ctx_->faults.fail_run != 0 && nth == ctx_->faults.fail_run) {
+    // A real CUDA error (an invalid copy) in the middle of the device work.
+    Status injected = CUZK_CUDA_CHECK(cudaMemcpyAsync(nullptr, h_last_.data(), sizeof(Fr), cudaMemcpyHostToDevice,
+                                                      cs_.get()));
+    return injected.ok() ? internal_error("injected fault did not fail") : injected.with_context("injected fault");
+  }
+  if (!s.resident) {
+    // w goes where b and c were, once the H step is done with them.
+    RETURN_IF_ERROR(ev_h_.record(cs_));
+    RETURN_IF_ERROR(us_.wait(ev_h_));
+    RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
+  }
+  RETURN_IF_ERROR(cs_.wait(ev_w_));
+  RETURN_IF_ERROR(classify_all(key, d_w_));
+  RETURN_IF_ERROR(mark("classify"));
+  if (s.resident) return resident_msms(key);
+  RETURN_IF_ERROR(cs_.synchronize());  // the H step and classification, timed by events
+  return streamed_msms(key);
 }
 
 MsmSums CudaLane::sums() const {

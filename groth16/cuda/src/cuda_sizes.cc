@@ -47,34 +47,56 @@ uint64_t resident_key_bytes(const ProvingKey& pk) {
          align(pk.b_g2.size() * sizeof(ec::G2Affine)) + align(pk.a.size() * 4) + align(pk.b_g1.size() * 4);
 }
 
-// Split outputs of the three queries (ones bitmaps, tail lists) and the
-// classification workspace.
-uint64_t all_split_bytes(const KeyShape& s) {
+// Split outputs of the three queries (ones bitmaps, tail lists).
+uint64_t all_split_bytes(const KeyShape& s) { return split_bytes(s.m_l) + split_bytes(s.m_a) + split_bytes(s.m_b); }
+
+// One proof's inputs on the device (the lane's "input set"): a, then b and c
+// (whose room the classification reuses), then w (resident plan; the
+// streamed plan puts w, the splits and the tail chunks where b and c were).
+InputSetBytes input_set_bytes(const KeyShape& s, const StreamedSizes& z) {
+  InputSetBytes b;
+  b.a = align(s.n * kFr);
+  if (s.resident) {
+    b.bc = std::max(align(2 * s.n * kFr), all_split_bytes(s)) + 4 * 256;
+    b.w = align(s.num_vars * kFr);
+  } else {
+    b.bc = std::max(align(2 * s.n * kFr), align(s.num_vars * kFr) + all_split_bytes(s) +
+                                              align(z.chunk * sizeof(ec::G2Affine)) + align(z.chunk * kFr)) +
+           8 * 256;
+  }
+  return b;
+}
+
+// What run() alone uses (shared by a device's lanes): NTT, MSM and batch
+// addition workspaces (resident), or the streamed MSMs and the tail MSM's.
+WorkspaceBytes workspace_bytes(const KeyShape& s, const StreamedSizes& z) {
+  WorkspaceBytes w;
   const uint64_t m_max = std::max({s.m_l, s.m_a, s.m_b, uint64_t(1)});
-  return split_bytes(s.m_l) + split_bytes(s.m_a) + split_bytes(s.m_b) + align(msm::cuda::classify_workspace_bytes(m_max));
+  w.ntt = align(ntt::cuda::ntt_workspace_bytes(s.lg_n));
+  w.cls = align(msm::cuda::classify_workspace_bytes(m_max));
+  if (s.resident) {
+    const uint64_t m_g1 = std::max({s.n_h, s.m_l, s.m_a, s.m_b});
+    w.msm = align(std::max(max_msm_workspace<ec::G1Curve>(m_g1), max_msm_workspace<ec::G2Curve>(s.m_b)));
+    w.ba = align(std::max(msm::cuda::batch_add_workspace_bytes<ec::G1Curve>(m_g1),
+                          msm::cuda::batch_add_workspace_bytes<ec::G2Curve>(s.m_b)));
+  } else {
+    w.msm = align(std::max(max_msm_workspace<ec::G1Curve>(z.chunk), max_msm_workspace<ec::G2Curve>(z.chunk)));
+    w.sm = align(msm::cuda::StreamedMsm<ec::G1Curve>::device_bytes(z.batch)) +
+           align(msm::cuda::StreamedMsm<ec::G2Curve>::device_bytes(std::max<size_t>(z.batch / 2, 64)));
+  }
+  return w;
 }
 
 uint64_t resident_lane_bytes(const KeyShape& s) {
-  const uint64_t abc = align(s.n * kFr) + std::max(align(2 * s.n * kFr), all_split_bytes(s));
-  const uint64_t w = align(s.num_vars * kFr);
-  const uint64_t ntt_ws = align(ntt::cuda::ntt_workspace_bytes(s.lg_n));
-  const uint64_t m_g1 = std::max({s.n_h, s.m_l, s.m_a, s.m_b});
-  const uint64_t msm_ws = std::max(max_msm_workspace<ec::G1Curve>(m_g1), max_msm_workspace<ec::G2Curve>(s.m_b));
-  const uint64_t ba_ws = std::max(msm::cuda::batch_add_workspace_bytes<ec::G1Curve>(m_g1),
-                                  msm::cuda::batch_add_workspace_bytes<ec::G2Curve>(s.m_b));
-  return abc + w + ntt_ws + align(msm_ws) + align(ba_ws) + (1 << 16);
+  return input_set_bytes(s, {}).total() + workspace_bytes(s, {}).total() + (1 << 16);
 }
 
 StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk) {
   StreamedSizes z{batch, chunk, 0};
-  const uint64_t region2 = std::max(align(2 * s.n * kFr), align(s.num_vars * kFr) + all_split_bytes(s) +
-                                                               align(chunk * sizeof(ec::G2Affine)) + align(chunk * kFr));
   const uint64_t sm1 = msm::cuda::StreamedMsm<ec::G1Curve>::device_bytes(batch);
   const uint64_t sm2 = msm::cuda::StreamedMsm<ec::G2Curve>::device_bytes(std::max<size_t>(batch / 2, 64));
   if (sm1 == 0 || sm2 == 0) return z;
-  const uint64_t tail_ws = std::max(max_msm_workspace<ec::G1Curve>(chunk), max_msm_workspace<ec::G2Curve>(chunk));
-  z.bytes = align(s.n * kFr) + region2 + align(ntt::cuda::ntt_workspace_bytes(s.lg_n)) + align(sm1) + align(sm2) +
-            align(tail_ws) + (1 << 16);
+  z.bytes = input_set_bytes(s, z).total() + workspace_bytes(s, z).total() + (1 << 16);
   return z;
 }
 

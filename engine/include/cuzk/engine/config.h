@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "cuzk/base/env.h"
 #include "cuzk/base/status.h"
+#include "cuzk/groth16/backend.h"
 
 namespace cuzk::engine {
 
@@ -64,7 +67,9 @@ struct EngineConfig {
   bool trim_memory_when_idle = true;
   // Cap on HOT-tier key bytes (0: limited only by the total budget).
   uint64_t key_host_budget_bytes = 0;
-  // Cap on DEVICE-tier key bytes (0 without a GPU backend).
+  // Cap on DEVICE-tier key bytes per device (0: only the device's memory
+  // budget limits them). A key whose points do not fit what is left after
+  // idle keys are dropped is streamed from host memory instead.
   uint64_t key_device_budget_bytes = 0;
   // A key unused for at least this long may be demoted to make room.
   uint64_t eviction_min_idle_ms = 30'000;
@@ -80,6 +85,11 @@ struct EngineConfig {
   std::vector<std::string> devices = {"auto"};
   // Device memory the engine may use per GPU (0: its free memory at start).
   uint64_t vram_limit_bytes = 0;
+  // Backends for device names the engine does not know itself (tests: fake
+  // devices with scripted latencies and faults, or a CUDA backend with faults
+  // injected). Called once per such entry of `devices`; NOT_FOUND means "not
+  // mine" and the name is refused as unknown.
+  std::function<StatusOr<std::unique_ptr<groth16::Backend>>(const std::string& name)> backend_factory;
 
   uint32_t max_queued_jobs = 1024;  // unfinished jobs; beyond: RESOURCE_EXHAUSTED
   uint32_t max_batch_size = 1;      // partitions of one circuit a prover worker takes at once

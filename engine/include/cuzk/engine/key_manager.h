@@ -49,6 +49,10 @@ struct KeyManagerOptions {
   uint64_t host_cap_bytes = 0;  // 0: only the MemoryBudget limits HOT keys
   uint64_t min_idle_ms = 30'000;
   Env* env = nullptr;  // key files and the idle clock; null: Env::posix()
+  // Called (with the manager's lock held: it must not call back into the
+  // manager) when a key leaves the HOT tier, so that copies made from its
+  // host points (the DEVICE tier) go with it.
+  std::function<void(const std::string& id)> on_demote;
 };
 
 class KeyManager;

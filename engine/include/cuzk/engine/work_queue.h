@@ -65,6 +65,45 @@ class WorkQueue {
     return out;
   }
 
+  // pop_batch for one of several consumers that suit items differently:
+  // rank(group) scores an item for this consumer (0: leave it for another).
+  // The first item is, among the items of rank > 0 of the highest priority
+  // present, the first of the highest rank; batch-mates are of its group and
+  // priority. While every queued item has rank 0, waits and asks again every
+  // `recheck` (ranks change without pushes).
+  std::vector<T> pop_batch_ranked(size_t max_batch, std::chrono::milliseconds batch_wait,
+                                  const std::function<int(const std::string& group)>& rank,
+                                  std::chrono::milliseconds recheck) EXCLUDES(mu_) {
+    MutexLock lock(mu_);
+    for (;;) {
+      while (!closed_ && items_.empty()) cv_.wait(mu_);
+      if (closed_) return {};
+      auto pick = items_.end();
+      int best = 0;
+      for (auto it = items_.begin(); it != items_.end(); ++it) {
+        if (pick != items_.end() && it->key.priority != pick->key.priority) break;
+        const int r = rank(it->group);
+        if (r > best) best = r, pick = it;
+      }
+      if (pick == items_.end()) {
+        (void)cv_.wait_until(mu_, std::chrono::steady_clock::now() + recheck);
+        continue;
+      }
+      const std::string group = pick->group;
+      const Priority priority = pick->key.priority;
+      std::vector<T> out;
+      out.push_back(std::move(pick->value));
+      items_.erase(pick);
+      take_matching(group, priority, max_batch, &out);
+      auto deadline = std::chrono::steady_clock::now() + batch_wait;
+      while (out.size() < max_batch && !closed_ && batch_wait.count() > 0) {
+        if (!cv_.wait_until(mu_, deadline)) break;
+        take_matching(group, priority, max_batch, &out);
+      }
+      return out;
+    }
+  }
+
   // pop_batch(1, 0).
   std::vector<T> pop() EXCLUDES(mu_) { return pop_batch(1, std::chrono::milliseconds(0)); }
 

@@ -60,6 +60,11 @@ struct LaneTimes {
   std::vector<std::pair<std::string, double>> stages_ms;
   uint64_t upload_bytes = 0;
   bool pageable_upload = false;  // an input was not in pinned memory (slower upload)
+  // The fallbacks this proof took, by cause: "pageable_upload" (as above),
+  // "plain_path" (no device memory for this lane's own inputs: they were
+  // uploaded inside the device region, into buffers the device's lanes
+  // share), "key_streamed" (the key's points are streamed from host memory).
+  std::vector<std::string> fallbacks;
   std::string plan;              // how the lane ran the proof ("cpu", "resident", "streamed")
   double total_ms() const;
   // The stage's time, or the sum of its parts ("msm_l" = "msm_l.ones" +
@@ -144,9 +149,16 @@ class HostBuffer {
   std::function<void(Fr*)> free_;
 };
 
-// A device's memory budget as its backend sees it (all 0 on the CPU).
+// A device's memory as its backend sees it (all 0 on the CPU): the device's
+// size, the budget the backend may use, what it holds now and its peak.
 struct DeviceMemory {
-  uint64_t budget_bytes = 0, used_bytes = 0, peak_bytes = 0;
+  uint64_t total_bytes = 0, budget_bytes = 0, used_bytes = 0, peak_bytes = 0;
+};
+
+struct AttachOptions {
+  // The most device memory the key may hold: a key that needs more for its
+  // points is streamed from host memory instead (keys.device_budget).
+  uint64_t max_device_bytes = UINT64_MAX;
 };
 
 class Backend {
@@ -159,7 +171,14 @@ class Backend {
   // Places `pk` on the device (uploads its points once, or prepares them for
   // streaming). REQUIRES: pk outlives the returned key. Errors:
   // RESOURCE_EXHAUSTED when it cannot be placed at all; device errors.
-  virtual StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk) = 0;
+  virtual StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk,
+                                                             const AttachOptions& options = {}) = 0;
+  // Device bytes `pk` would hold resident (0 where keys take no device
+  // memory, as on the CPU).
+  virtual uint64_t resident_key_bytes(const ProvingKey& pk) const {
+    (void)pk;
+    return 0;
+  }
   virtual StatusOr<std::unique_ptr<Lane>> make_lane() = 0;
   // n uninitialised values. Pinned when the backend benefits and pinning
   // succeeds (HostBuffer::pinned() says which).

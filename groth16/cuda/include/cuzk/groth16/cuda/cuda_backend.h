@@ -9,7 +9,9 @@
 // queries (which variable each point belongs to).
 //
 // Lanes: stage() queues the uploads of a, b, c (and, resident, the witness)
-// on the lane's upload stream with one event per buffer; run() makes the
+// on the lane's upload stream with one event per buffer (into the lane's own
+// input set; when the budget cannot hold one per lane, the lanes share one and
+// upload inside run(), the "plain path"); run() makes the
 // compute stream wait on those events and runs, all on the device: the H step
 // (both key layouts), the 0/1 classification of the L, A and B scalars
 // (bitmaps of the ones, index lists of the tail), the H MSM, and for each of
@@ -38,12 +40,21 @@ enum class Placement {
   kStreamed,  // always streamed (tests, and measuring the small-card path)
 };
 
+// Faults to inject (tests): each makes the backend take the path it would
+// take if the fault were real.
+struct CudaFaults {
+  bool fail_pinned_alloc = false;  // allocate_inputs cannot pin: pageable buffers
+  uint32_t max_input_sets = 0;     // > 0: the budget holds at most this many input sets
+  uint64_t fail_run = 0;           // > 0: the device's n-th run() meets a CUDA error after the H step
+};
+
 struct CudaBackendOptions {
   int device = 0;
   // 0: the device's free memory at creation, less a 512 MiB margin.
   uint64_t vram_limit_bytes = 0;
   Placement placement = Placement::kAuto;
   ThreadPool* pool = nullptr;  // host work (index lists); default pool when null
+  CudaFaults faults;
 };
 
 // Errors: UNAVAILABLE when there is no usable device (or the ordinal is out

@@ -1,0 +1,351 @@
+// The engine's device pipeline over fake devices (fake_device.h; no GPU):
+// several devices and workers, the fallbacks forced one by one and counted,
+// the device budget never exceeded (also with 2 workers and room for one
+// set of inputs), the device region held by one lane at a time, device
+// affinity, the DEVICE tier (keys.device_budget, preload, evict), and
+// cancellation while staging and inside the device region. Every proof is
+// real (the CPU backend does the arithmetic) and is checked against the
+// key file's verifying key.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "cuzk/groth16/verifier.h"
+#include "cuzk/io/bellperson.h"
+#include "cuzk/io/snarkjs_json.h"
+#include "fake_device.h"
+#include "test_support.h"
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::FakeDevices;
+using testing::FakeScript;
+using testing::TempDir;
+
+double metric(const std::string& text, const std::string& series) {
+  size_t at = text.find(series + " ");
+  return at == std::string::npos ? -1 : std::stod(text.substr(at + series.size() + 1));
+}
+
+uint64_t fallbacks_of(const EngineStatus& st, const std::string& device, const std::string& cause) {
+  for (const auto& d : st.device_status)
+    if (d.name == device)
+      for (const auto& [c, n] : d.fallbacks)
+        if (c == cause) return n;
+  return 0;
+}
+
+uint64_t hot_key_bytes(const EngineStatus& st) {
+  uint64_t sum = 0;
+  for (const auto& k : st.keys)
+    if (k.tier == KeyTier::kHot) sum += k.size_bytes;
+  return sum;
+}
+
+const DeviceStatus* device_of(const EngineStatus& st, const std::string& name) {
+  for (const auto& d : st.device_status)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+class PipelineTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { dir_ = new TempDir(); }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_FALSE(dir_->path().empty());
+    for (int k = 0; k < 2; ++k) {
+      specs_[k] = testing::small_demo(uint32_t(7 + k), uint64_t(11 + k));
+      ASSERT_TRUE(ensure_demo_files(specs_[k], dir_->path(), nullptr).ok());
+      DemoFiles f = demo_files(specs_[k], dir_->path());
+      wtns_[k] = testing::read_file(f.wtns);
+      auto vk = io::read_vk_json(f.vk_json);
+      ASSERT_TRUE(vk.ok()) << vk.status().to_string();
+      vk_[k] = *vk;
+    }
+  }
+
+  EngineConfig config(std::vector<std::string> devices, uint32_t workers = 2) {
+    EngineConfig c = testing::base_config(dir_->path());
+    c.circuits = {testing::demo_spec("c0", specs_[0]), testing::demo_spec("c1", specs_[1])};
+    c.devices = std::move(devices);
+    c.workers_per_device = workers;
+    c.backend_factory = fakes_.factory();
+    return c;
+  }
+
+  std::unique_ptr<Engine> make(const EngineConfig& c) {
+    auto e = Engine::create(c);
+    EXPECT_TRUE(e.ok()) << e.status().to_string();
+    return e.ok() ? std::move(*e) : nullptr;
+  }
+
+  std::string submit(Engine& e, int circuit, int partitions = 1) {
+    JobRequest r;
+    r.kind = ProofKind::kGroth16Circuit;
+    r.circuit_id = "c" + std::to_string(circuit);
+    for (int i = 0; i < partitions; ++i) r.witnesses.push_back(wtns_[circuit]);
+    auto s = e.submit(r);
+    EXPECT_TRUE(s.ok()) << s.status().to_string();
+    return s.ok() ? s->job_id : "";
+  }
+
+  // Awaits the job and checks each proof against the key file's VK.
+  void expect_valid(Engine& e, const std::string& id, int circuit, size_t partitions) {
+    auto r = e.await(id, std::nullopt);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
+    ASSERT_EQ(r->proof.size(), 192 * partitions);
+    auto proofs = io::parse_proofs(ByteSpan(reinterpret_cast<const uint8_t*>(r->proof.data()), r->proof.size()));
+    ASSERT_TRUE(proofs.ok());
+    const size_t per = vk_[circuit].num_public_inputs();
+    std::vector<ff::Fr> pub;
+    for (const auto& b : r->public_inputs) pub.push_back(*ff::Fr::from_bytes_be(b));
+    for (size_t i = 0; i < partitions; ++i) {
+      auto ok = groth16::verify(vk_[circuit], std::span<const ff::Fr>(pub).subspan(i * per, per), (*proofs)[i]);
+      ASSERT_TRUE(ok.ok());
+      EXPECT_TRUE(*ok) << "partition " << i;
+    }
+  }
+
+  static inline TempDir* dir_ = nullptr;
+  DemoCircuitSpec specs_[2];
+  std::string wtns_[2];
+  groth16::VerifyingKey vk_[2];
+  FakeDevices fakes_;
+};
+
+TEST_F(PipelineTest, UnknownDeviceNamesAreStillRefused) {
+  EngineConfig c = config({"fake:0", "tpu0"});
+  auto e = Engine::create(c);
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.status().message().find("unknown device \"tpu0\""), std::string::npos) << e.status().to_string();
+}
+
+TEST_F(PipelineTest, TwoDevicesShareOneJobAndAssembleItInOrder) {
+  fakes_.scripts["fake:0"].run_ms = 25;
+  fakes_.scripts["fake:1"].run_ms = 25;
+  auto e = make(config({"fake:0", "fake:1"}));
+  ASSERT_TRUE(e);
+  const std::string id = submit(*e, 0, 12);
+  expect_valid(*e, id, 0, 12);
+  // Both devices proved some of the partitions, one lane at a time each.
+  for (const char* d : {"fake:0", "fake:1"}) {
+    testing::FakeLog& log = fakes_.log(d);
+    std::lock_guard<std::mutex> lock(log.mu);
+    EXPECT_GT(log.runs, 0u) << d;
+    EXPECT_EQ(log.max_in_region, 1) << d << ": two lanes were inside the device region at once";
+  }
+  EXPECT_EQ(fakes_.log("fake:0").runs + fakes_.log("fake:1").runs, 12u);
+  EngineStatus st = e->status();
+  ASSERT_EQ(st.device_status.size(), 2u);
+  for (const auto& d : st.device_status) {
+    EXPECT_EQ(d.workers.size(), 2u);
+    EXPECT_GT(d.bytes_uploaded, 0u);
+    EXPECT_GT(d.vram_budget_bytes, 0u);
+    EXPECT_LE(d.vram_peak_bytes, d.vram_budget_bytes);
+    ASSERT_EQ(d.keys.size(), 1u);  // c0 stays attached (the DEVICE tier)
+    EXPECT_EQ(d.keys[0].circuit_id, "c0");
+  }
+  const std::string m = e->metrics_text();
+  EXPECT_GT(metric(m, "cuzk_bytes_uploaded_total{device=\"fake:1\"}"), 0) << m;
+}
+
+TEST_F(PipelineTest, AFreeDeviceLeavesAPartitionToTheDeviceHoldingItsKey) {
+  // One worker per device; each job waits for the previous, so both devices
+  // are idle when a partition arrives: it goes to the device holding its key.
+  auto e = make(config({"fake:0", "fake:1"}, 1));
+  ASSERT_TRUE(e);
+  for (int j = 0; j < 10; ++j) expect_valid(*e, submit(*e, 0), 0, 1);
+  for (int j = 0; j < 10; ++j) expect_valid(*e, submit(*e, 1), 1, 1);
+  const uint64_t r0 = fakes_.log("fake:0").runs, r1 = fakes_.log("fake:1").runs;
+  EXPECT_EQ(r0 + r1, 20u);
+  // Each circuit ran on one device only, and each key was attached once.
+  std::map<std::string, std::set<std::string>> devices_of;
+  for (const char* d : {"fake:0", "fake:1"}) {
+    testing::FakeLog& log = fakes_.log(d);
+    std::lock_guard<std::mutex> lock(log.mu);
+    for (const auto& circuit : log.circuits) devices_of[circuit].insert(d);
+  }
+  ASSERT_EQ(devices_of.size(), 2u);
+  for (const auto& [circuit, devs] : devices_of) EXPECT_EQ(devs.size(), 1u) << "circuit " << circuit;
+  EXPECT_EQ(fakes_.log("fake:0").attaches + fakes_.log("fake:1").attaches, 2u)
+      << "a free device attached a key another free device already held";
+}
+
+TEST_F(PipelineTest, EachFallbackIsTakenCountedAndShown) {
+  // fake:0 cannot pin host memory; fake:1 holds a key but only one set of
+  // inputs for its two workers; fake:2 cannot hold the key at all.
+  FakeScript& unpinned = fakes_.scripts["fake:0"];
+  unpinned.pinned = false;
+  FakeScript& tight = fakes_.scripts["fake:1"];
+  tight.key_bytes = tight.set_bytes / 10;
+  tight.vram_bytes = tight.key_bytes * 2 + tight.set_bytes + tight.set_bytes / 2 + tight.workspace_bytes;
+  FakeScript& small = fakes_.scripts["fake:2"];
+  small.key_bytes = small.set_bytes * 4;
+  small.vram_bytes = small.set_bytes + small.set_bytes / 2 + small.workspace_bytes;
+  for (auto* s : {&unpinned, &tight, &small}) s->run_ms = 5;
+  // Host buffers come from the first device's allocator: fake:0 (pageable).
+  EngineConfig c = config({"fake:0", "fake:1", "fake:2"});
+  auto e = make(c);
+  ASSERT_TRUE(e);
+  std::vector<std::string> ids;
+  for (int j = 0; j < 8; ++j) ids.push_back(submit(*e, j % 2, 3));
+  for (int j = 0; j < 8; ++j) expect_valid(*e, ids[size_t(j)], j % 2, 3);
+  EngineStatus st = e->status();
+  const std::string m = e->metrics_text();
+  EXPECT_GT(metric(m, "cuzk_fallbacks_total{cause=\"pinned_alloc\"}"), 0) << m;
+  EXPECT_GT(metric(m, "cuzk_fallbacks_total{cause=\"pageable_upload\"}"), 0);
+  for (const char* d : {"fake:0", "fake:1", "fake:2"}) {
+    if (fakes_.log(d).runs > 0) {
+      EXPECT_GT(fallbacks_of(st, d, "pageable_upload"), 0u) << d;
+    }
+  }
+  if (fakes_.log("fake:1").runs > 0) {
+    EXPECT_GT(fallbacks_of(st, "fake:1", "plain_path"), 0u);
+  }
+  if (fakes_.log("fake:2").runs > 0) {
+    EXPECT_GT(fallbacks_of(st, "fake:2", "key_streamed"), 0u);
+  }
+  EXPECT_EQ(fallbacks_of(st, "fake:0", "plain_path"), 0u);
+  EXPECT_EQ(fallbacks_of(st, "fake:0", "key_streamed"), 0u);
+  for (const auto& d : st.device_status) EXPECT_LE(d.vram_peak_bytes, d.vram_budget_bytes) << d.name;
+}
+
+TEST_F(PipelineTest, TwoWorkersOnABudgetForOneSetShareItAndNeverExceedTheBudget) {
+  FakeScript& s = fakes_.scripts["fake:0"];
+  s.vram_bytes = s.key_bytes + s.set_bytes + s.set_bytes / 2 + s.workspace_bytes;
+  s.stage_ms = 3;
+  s.run_ms = 10;
+  auto e = make(config({"fake:0"}));
+  ASSERT_TRUE(e);
+  std::vector<std::string> ids;
+  for (int j = 0; j < 4; ++j) ids.push_back(submit(*e, 0, 4));
+  for (const auto& id : ids) expect_valid(*e, id, 0, 4);
+  EngineStatus st = e->status();
+  const DeviceStatus* d = device_of(st, "fake:0");
+  ASSERT_NE(d, nullptr);
+  EXPECT_LE(d->vram_peak_bytes, d->vram_budget_bytes);
+  EXPECT_EQ(fallbacks_of(st, "fake:0", "plain_path"), 16u);  // every proof uploaded inside the region
+  EXPECT_EQ(fallbacks_of(st, "fake:0", "key_streamed"), 0u);
+  std::lock_guard<std::mutex> lock(fakes_.log("fake:0").mu);
+  EXPECT_EQ(fakes_.log("fake:0").max_in_region, 1);
+}
+
+TEST_F(PipelineTest, ADeviceErrorFailsOnlyItsJobAndTheDeviceGoesOn) {
+  FakeScript& s = fakes_.scripts["fake:0"];
+  s.fail_runs = {3};
+  auto e = make(config({"fake:0"}, 1));
+  ASSERT_TRUE(e);
+  std::vector<std::string> ids;
+  for (int j = 0; j < 5; ++j) ids.push_back(submit(*e, 0));
+  int failed = 0;
+  for (const auto& id : ids) {
+    auto r = e->await(id, std::nullopt);
+    ASSERT_TRUE(r.ok());
+    if (r->outcome == JobOutcome::kFailed) {
+      ++failed;
+      EXPECT_NE(r->error_message.find("fake:0"), std::string::npos) << r->error_message;
+      EXPECT_NE(r->error_message.find("fake device error"), std::string::npos) << r->error_message;
+    } else {
+      EXPECT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
+    }
+  }
+  EXPECT_EQ(failed, 1);
+  expect_valid(*e, submit(*e, 0), 0, 1);  // and it goes on
+  EngineStatus st = e->status();
+  EXPECT_EQ(fallbacks_of(st, "fake:0", "device_error"), 1u);
+  EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == hot_key_bytes(e->status()); }, 5s))
+      << "the failed partition's memory was not given back";
+  const std::string m = e->metrics_text();
+  EXPECT_EQ(metric(m, "cuzk_fallbacks_total{cause=\"device_error\"}"), 1) << m;
+}
+
+TEST_F(PipelineTest, TheDeviceKeyBudgetKeepsOneKeyAndEvictsTheIdleOne) {
+  auto c = config({"fake:0"}, 1);
+  c.key_device_budget_bytes = fakes_.scripts["fake:0"].key_bytes;  // room for one key
+  auto e = make(c);
+  ASSERT_TRUE(e);
+  expect_valid(*e, submit(*e, 0), 0, 1);
+  expect_valid(*e, submit(*e, 1), 1, 1);
+  EngineStatus st = e->status();
+  const DeviceStatus* d = device_of(st, "fake:0");
+  ASSERT_NE(d, nullptr);
+  ASSERT_EQ(d->keys.size(), 1u);
+  EXPECT_EQ(d->keys[0].circuit_id, "c1");
+  EXPECT_EQ(d->key_budget_bytes, c.key_device_budget_bytes);
+  EXPECT_EQ(fallbacks_of(st, "fake:0", "key_streamed"), 0u);
+  const std::string m = e->metrics_text();
+  EXPECT_EQ(metric(m, "cuzk_key_evictions_total{reason=\"device\"}"), 1) << m;
+
+  // A cap below one key's points: the key is streamed instead.
+  auto c2 = config({"fake:1"}, 1);
+  c2.key_device_budget_bytes = fakes_.scripts["fake:1"].key_bytes / 2;
+  auto e2 = make(c2);
+  ASSERT_TRUE(e2);
+  expect_valid(*e2, submit(*e2, 0), 0, 1);
+  EXPECT_EQ(fallbacks_of(e2->status(), "fake:1", "key_streamed"), 1u);
+}
+
+TEST_F(PipelineTest, PreloadPlacesTheKeyOnEveryDeviceAndEvictFreesIt) {
+  auto e = make(config({"fake:0", "fake:1"}, 1));
+  ASSERT_TRUE(e);
+  auto p = e->preload("c1");
+  ASSERT_TRUE(p.ok()) << p.status().to_string();
+  EngineStatus st = e->status();
+  for (const char* name : {"fake:0", "fake:1"}) {
+    const DeviceStatus* d = device_of(st, name);
+    ASSERT_NE(d, nullptr);
+    ASSERT_EQ(d->keys.size(), 1u) << name;
+    EXPECT_EQ(d->keys[0].device_bytes, fakes_.scripts.count(name) ? fakes_.scripts[name].key_bytes : FakeScript{}.key_bytes);
+    EXPECT_GT(d->vram_used_bytes, 0u);
+  }
+  auto ev = e->evict("c1");
+  ASSERT_TRUE(ev.ok()) << ev.status().to_string();
+  st = e->status();
+  for (const auto& d : st.device_status) {
+    EXPECT_TRUE(d.keys.empty()) << d.name;
+    EXPECT_EQ(d.vram_used_bytes, 0u) << d.name;
+  }
+}
+
+TEST_F(PipelineTest, CancellingWhileStagingOrInsideTheDeviceRegionLetsOthersFinish) {
+  for (const auto& [phase, stage_ms, run_ms] : {std::tuple{"staging", 400, 1}, std::tuple{"device region", 1, 400}}) {
+    FakeDevices fakes;
+    fakes.scripts["fake:0"].stage_ms = stage_ms;
+    fakes.scripts["fake:0"].run_ms = run_ms;
+    EngineConfig c = config({"fake:0"}, 1);
+    c.backend_factory = fakes.factory();
+    auto e = make(c);
+    ASSERT_TRUE(e);
+    const std::string victim = submit(*e, 0);
+    const std::string other = submit(*e, 0);
+    // The victim is being staged or run by the only prover worker.
+    ASSERT_TRUE(testing::wait_until([&] {
+      for (const auto& w : e->status().workers)
+        if (w.device == "fake:0" && w.job_id == victim) return true;
+      return false;
+    }, 5s)) << phase;
+    std::this_thread::sleep_for(50ms);
+    auto t0 = std::chrono::steady_clock::now();
+    auto cancelled = e->cancel(victim);
+    ASSERT_TRUE(cancelled.ok());
+    auto r = e->await(victim, std::nullopt);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->outcome, JobOutcome::kCancelled) << phase;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 300ms) << phase << ": the cancel waited for the device";
+    expect_valid(*e, other, 0, 1);
+    // Everything the victim held comes back: only the key stays reserved.
+    EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == hot_key_bytes(e->status()); }, 5s))
+        << phase << ": " << e->status().budget_used_bytes << " bytes still reserved";
+  }
+}
+
+}  // namespace
+}  // namespace cuzk::engine
