@@ -46,24 +46,73 @@ void header(const json& s, std::string& o) {
        "\n";
 }
 
-void devices(const json& s, std::string& o) {
-  for (const json& d : s.value("devices", json::array())) {
-    int workers = 0, busy = 0;
-    std::string jobs;
-    for (const json& w : s.value("workers", json::array())) {
-      if (str(w, "device") != d.get<std::string>()) continue;
-      ++workers;
-      if (str(w, "state") == "busy") {
-        ++busy;
-        jobs += ' ';  // appends: g++ 12 warns (-Wrestrict) on " " + string
-        jobs += str(w, "job_id");
-      }
+// "busy, 1 of 2 prover worker(s) busy (job-...)" for the workers of `device`.
+std::string workers_text(const json& s, const std::string& device) {
+  int workers = 0, busy = 0;
+  std::string jobs;
+  for (const json& w : s.value("workers", json::array())) {
+    if (str(w, "device") != device) continue;
+    ++workers;
+    if (str(w, "state") == "busy") {
+      ++busy;
+      jobs += ' ';  // appends: g++ 12 warns (-Wrestrict) on " " + string
+      jobs += str(w, "job_id");
     }
-    const std::string name = d.get<std::string>();
-    const std::string backend =
-        name.starts_with("cpu") ? " (CPU backend, " + str(s, "prover_threads") + " threads)" : std::string();
-    o += "device " + name + backend + ": " + (busy ? "busy" : "idle") + ", " + std::to_string(busy) + " of " +
-         std::to_string(workers) + " prover worker(s) busy" + (jobs.empty() ? "" : " (" + jobs.substr(1) + ")") + "\n";
+  }
+  return std::string(busy ? "busy" : "idle") + ", " + std::to_string(busy) + " of " + std::to_string(workers) +
+         " prover worker(s) busy" + (jobs.empty() ? "" : " (" + jobs.substr(1) + ")");
+}
+
+// The device's entry of device_status, null when the daemon sends none.
+const json* device_detail(const json& s, const std::string& name) {
+  if (!s.contains("device_status") || !s["device_status"].is_array()) return nullptr;
+  for (const json& d : s["device_status"])
+    if (str(d, "name") == name) return &d;
+  return nullptr;
+}
+
+// Memory, busy fraction, resident keys and fallbacks, one indented line each.
+void device_lines(const json& d, std::string& o) {
+  char line[320];
+  if (num(d, "vram_total_bytes") > 0) {
+    std::snprintf(line, sizeof line, "  VRAM %s used of %s budget (%s total, peak %s)",
+                  bytes_text(num(d, "vram_used_bytes")).c_str(), bytes_text(num(d, "vram_budget_bytes")).c_str(),
+                  bytes_text(num(d, "vram_total_bytes")).c_str(), bytes_text(num(d, "vram_peak_bytes")).c_str());
+    o += line;
+    if (num(d, "key_budget_bytes") > 0) o += "; keys up to " + bytes_text(num(d, "key_budget_bytes"));
+    o += "; " + bytes_text(num(d, "bytes_uploaded")) + " uploaded\n";
+  } else {
+    o += "  host memory (the budget above)\n";
+  }
+  std::snprintf(line, sizeof line, "  busy %.1f%% of the uptime\n", 100 * num(d, "busy_fraction"));
+  o += line;
+  for (const json& k : d.value("keys", json::array())) {
+    std::snprintf(line, sizeof line, "  key %-24s %10s  %s", str(k, "circuit_id").c_str(),
+                  bytes_text(num(k, "device_bytes")).c_str(),
+                  k.value("in_use", false) ? "in use" : ("idle " + seconds_text(num(k, "idle_s"))).c_str());
+    o += line;
+    if (!str(k, "placement").empty()) o += "  " + str(k, "placement");
+    o += "\n";
+  }
+  const json& fallbacks = d.value("fallbacks", json::object());
+  if (fallbacks.is_object() && !fallbacks.empty()) {
+    std::string list;
+    for (const auto& [cause, count] : fallbacks.items()) list += ", " + cause + " " + count.dump();
+    o += "  fallbacks: " + list.substr(2) + "\n";
+  }
+}
+
+void devices(const json& s, std::string& o) {
+  for (const json& n : s.value("devices", json::array())) {
+    const std::string name = n.is_string() ? n.get<std::string>() : n.dump();
+    const json* d = device_detail(s, name);
+    const std::string description = d != nullptr && num(*d, "vram_total_bytes") > 0 ? str(*d, "description") : "";
+    std::string title = name;
+    if (description.starts_with(name)) title = description;  // "cuda:0 <model>, ..." names itself
+    else if (!description.empty()) title += " (" + description + ")";
+    else if (name.starts_with("cpu")) title += " (CPU backend, " + str(s, "prover_threads") + " threads)";
+    o += "device " + title + ": " + workers_text(s, name) + "\n";
+    if (d != nullptr) device_lines(*d, o);
   }
 }
 

@@ -67,12 +67,17 @@ std::string format_status(const v1::GetStatusResponse& s) {
   o << "uptime " << s.uptime_seconds() << " s; proofs completed " << s.total_proofs_completed() << ", failed "
     << s.total_proofs_failed() << "; host memory budget " << (s.pinned_memory_bytes() >> 20) << " / "
     << (s.pinned_memory_limit_bytes() >> 20) << " MiB\n";
-  for (const auto& g : s.gpus())
+  for (const auto& g : s.gpus()) {
     o << "device " << g.ordinal() << ": " << g.name()
-      << (g.current_job_id().empty() ? " idle" : " running " + g.current_job_id()) << "\n";
+      << (g.current_job_id().empty() ? " idle" : " running " + g.current_job_id());
+    if (g.vram_total_bytes() > 0)
+      o << "; VRAM " << (g.vram_free_bytes() >> 20) << " MiB free of " << (g.vram_total_bytes() >> 20) << " MiB";
+    o << "\n";
+  }
   for (const auto& k : s.loaded_srs())
-    o << "key " << k.circuit_id() << ": " << v1::SRSStatus::Tier_Name(k.tier()) << ", " << k.size_bytes()
-      << " bytes, " << k.ref_count() << " reference(s)\n";
+    o << "key " << k.circuit_id() << ": " << v1::SRSStatus::Tier_Name(k.tier())
+      << (k.device().empty() ? "" : " on " + k.device()) << ", " << k.size_bytes() << " bytes, " << k.ref_count()
+      << " reference(s)\n";
   for (const auto& q : s.queues())
     o << "queue " << q.proof_kind() << ": " << q.pending() << " pending, " << q.in_progress() << " in progress\n";
   return o.str();

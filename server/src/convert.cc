@@ -59,20 +59,45 @@ void result_to_proto(const engine::JobResult& r, v1::AwaitProofResponse* out) {
   for (const auto& x : r.public_inputs) out->add_public_inputs(std::string(x.begin(), x.end()));
 }
 
-void status_to_proto(const engine::EngineStatus& s, uint64_t pinned_bytes, uint64_t pinned_limit,
-                     v1::GetStatusResponse* out) {
-  for (size_t i = 0; i < s.devices.size(); ++i) {
-    v1::GPUStatus* g = out->add_gpus();
-    g->set_ordinal(uint32_t(i));
-    g->set_name(s.devices[i] + " (CPU backend, " + std::to_string(s.prover_threads) + " threads)");
-    for (const auto& w : s.workers) {
-      if (w.device == s.devices[i] && w.busy) {
-        g->set_current_job_id(w.job_id);
-        g->set_current_proof_kind(std::string(engine::proof_kind_name(w.kind)));
-        break;
-      }
+namespace {
+
+const engine::DeviceStatus* find_device(const engine::EngineStatus& s, const std::string& name) {
+  for (const auto& d : s.device_status)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+// A GPU (device memory reported) by its description (model, budget); the
+// CPU backend, whose VRAM fields are all 0, by its thread count.
+void device_to_proto(const engine::EngineStatus& s, size_t i, v1::GPUStatus* g) {
+  const std::string& name = s.devices[i];
+  const engine::DeviceStatus* d = find_device(s, name);
+  g->set_ordinal(uint32_t(i));
+  if (d != nullptr && d->vram_total_bytes > 0) {
+    // The CUDA backend's description starts with the device's name ("cuda:0 <model>, ...").
+    if (d->description.starts_with(name)) g->set_name(d->description);
+    else g->set_name(d->description.empty() ? name : name + " (" + d->description + ")");
+    g->set_vram_total_bytes(d->vram_total_bytes);
+    g->set_vram_free_bytes(d->vram_budget_bytes > d->vram_used_bytes ? d->vram_budget_bytes - d->vram_used_bytes : 0);
+  } else {
+    g->set_name(name + " (CPU backend, " + std::to_string(s.prover_threads) + " threads)");
+  }
+  for (const auto& w : s.workers) {
+    if (w.device == name && w.busy) {
+      g->set_current_job_id(w.job_id);
+      g->set_current_proof_kind(std::string(engine::proof_kind_name(w.kind)));
+      break;
     }
   }
+}
+
+// Each key keeps its host entry (HOT or WARM), and each device holding it
+// adds an entry of tier DEVICE naming the device (field 100). Not instead:
+// Curio's client knows only HOT, WARM and COLD (HOT: "pinned, ready for
+// proving"); an entry changed to DEVICE would reach it as an unknown value
+// and hide that the key is loaded. The host copy is also a fact of its own:
+// the engine evicts the two tiers independently.
+void keys_to_proto(const engine::EngineStatus& s, v1::GetStatusResponse* out) {
   for (const auto& k : s.keys) {
     if (k.tier == engine::KeyTier::kCold) continue;
     v1::SRSStatus* r = out->add_loaded_srs();
@@ -81,6 +106,24 @@ void status_to_proto(const engine::EngineStatus& s, uint64_t pinned_bytes, uint6
     r->set_size_bytes(k.size_bytes);
     r->set_ref_count(k.ref_count);
   }
+  for (const auto& d : s.device_status) {
+    for (const auto& k : d.keys) {
+      v1::SRSStatus* r = out->add_loaded_srs();
+      r->set_circuit_id(k.circuit_id);
+      r->set_tier(v1::SRSStatus::DEVICE);
+      r->set_size_bytes(k.device_bytes);
+      r->set_ref_count(k.in_use ? 1 : 0);  // the device copy has no count of its own: a lane holds it or not
+      r->set_device(d.name);
+    }
+  }
+}
+
+}  // namespace
+
+void status_to_proto(const engine::EngineStatus& s, uint64_t pinned_bytes, uint64_t pinned_limit,
+                     v1::GetStatusResponse* out) {
+  for (size_t i = 0; i < s.devices.size(); ++i) device_to_proto(s, i, out->add_gpus());
+  keys_to_proto(s, out);
   for (const auto& q : s.queues) {
     v1::QueueStatus* r = out->add_queues();
     r->set_proof_kind(std::string(engine::proof_kind_name(q.kind)));

@@ -60,10 +60,37 @@ json key_json(const engine::KeyStatus& k) {
               {"last_error", k.last_error}};
 }
 
+// Every DeviceStatus field: bytes as integers, fallbacks as an object
+// cause -> count, resident keys as an array of objects.
+json device_json(const engine::DeviceStatus& d) {
+  json keys = json::array(), fallbacks = json::object();
+  for (const auto& k : d.keys)
+    keys.push_back(json{{"circuit_id", k.circuit_id},
+                        {"device_bytes", k.device_bytes},
+                        {"placement", k.placement},
+                        {"in_use", k.in_use},
+                        {"idle_s", k.idle_s}});
+  for (const auto& [cause, count] : d.fallbacks) fallbacks[cause] = count;
+  return json{{"name", d.name},
+              {"description", d.description},
+              {"vram_total_bytes", d.vram_total_bytes},
+              {"vram_budget_bytes", d.vram_budget_bytes},
+              {"vram_used_bytes", d.vram_used_bytes},
+              {"vram_peak_bytes", d.vram_peak_bytes},
+              {"key_budget_bytes", d.key_budget_bytes},
+              {"busy_fraction", d.busy_fraction},
+              {"workers", d.workers},
+              {"keys", keys},
+              {"fallbacks", fallbacks},
+              {"bytes_uploaded", d.bytes_uploaded}};
+}
+
 }  // namespace
 
 std::string status_json(const engine::EngineStatus& s) {
-  json jobs = json::array(), workers = json::array(), keys = json::array(), queues = json::array();
+  json jobs = json::array(), workers = json::array(), keys = json::array(), queues = json::array(),
+       devices = json::array();
+  for (const auto& d : s.device_status) devices.push_back(device_json(d));
   for (const auto& j : s.jobs) jobs.push_back(job_json(j));
   for (const auto& w : s.workers)
     workers.push_back(json{{"name", w.name},
@@ -82,6 +109,7 @@ std::string status_json(const engine::EngineStatus& s) {
                        {"budget_peak_bytes", s.budget_peak_bytes}}},
            {"proofs", {{"completed", s.proofs_completed}, {"failed", s.proofs_failed}, {"cancelled", s.proofs_cancelled}}},
            {"devices", s.devices},
+           {"device_status", devices},
            {"prover_threads", s.prover_threads},
            {"queues", queues},
            {"workers", workers},

@@ -36,6 +36,7 @@ constexpr std::string_view kPage = R"HTML(<!DOCTYPE html>
   .tier-DEVICE { background: #7c3aed; }
   .meter { height: 10px; background: var(--line); border-radius: 5px; overflow: hidden; min-width: 120px; }
   .meter > div { height: 100%; background: #2563eb; }
+  .dkey { margin-right: 12px; white-space: nowrap; }
   .part { display: flex; gap: 8px; align-items: center; }
   .plabel { flex: 0 0 190px; font-size: 12px; white-space: nowrap; }
   .bar { display: flex; flex: 1; height: 12px; min-width: 200px; border-radius: 3px; overflow: hidden;
@@ -61,8 +62,8 @@ constexpr std::string_view kPage = R"HTML(<!DOCTYPE html>
 <main>
   <section id="queue"><h2>Queue by priority</h2><table><thead><tr><th>priority</th><th>jobs waiting</th>
     <th>jobs running</th><th>partitions waiting</th></tr></thead><tbody></tbody></table></section>
-  <section id="devices"><h2>Devices and workers</h2><table><thead><tr><th>device</th><th>worker</th><th>state</th>
-    <th>job</th><th>busy / memory</th></tr></thead><tbody></tbody></table></section>
+  <section id="devices" class="wide"><h2>Devices and workers</h2><table><thead><tr><th>device</th><th>worker</th>
+    <th>state</th><th>job</th><th>busy</th><th>memory</th></tr></thead><tbody></tbody></table></section>
   <section id="keys"><h2>Keys</h2><table><thead><tr><th>circuit</th><th>tier</th><th>size</th><th>refs</th>
     <th>loads</th><th>note</th></tr></thead><tbody></tbody></table></section>
   <section id="failures"><h2>Recent failures</h2><table><thead><tr><th>job</th><th>circuit</th><th>age</th>
@@ -123,6 +124,61 @@ function partitions(j) {
   return shown;
 }
 function jobState(j) { return j.state === "done" ? j.outcome : j.state; }
+function pct(f) { return (100 * (f || 0)).toFixed(1) + "%"; }
+function meter(fraction, title) {
+  const w = Math.min(100, Math.max(0, 100 * (fraction || 0))).toFixed(1) + "%";
+  return el("div", {class: "meter", title: title || w}, el("div", {style: "width:" + w}));
+}
+// A GPU's memory: used of the engine's budget as a meter, total and peak
+// beside it; the CPU backend (no device memory) proves in host memory.
+function deviceMemory(d, m) {
+  if (!d || !(d.vram_total_bytes > 0)) return "host memory " + bytes(m.budget_used_bytes);
+  const text = "VRAM " + bytes(d.vram_used_bytes) + " / " + bytes(d.vram_budget_bytes) + " (total " +
+               bytes(d.vram_total_bytes) + ", peak " + bytes(d.vram_peak_bytes) +
+               (d.key_budget_bytes > 0 ? ", keys up to " + bytes(d.key_budget_bytes) : "") + "), " +
+               bytes(d.bytes_uploaded || 0) + " uploaded";
+  const used = d.vram_budget_bytes > 0 ? d.vram_used_bytes / d.vram_budget_bytes : 0;
+  return el("div", {"data-vram": d.name}, meter(used, text), text);
+}
+// The keys resident on the device (DEVICE tier) and its fallbacks by
+// cause, each as a row under the device when there are any.
+function deviceExtras(d) {
+  const rows = [];
+  if (d && d.keys && d.keys.length)
+    rows.push(el("tr", {"data-device-keys": d.name}, el("td", {}, ""), el("td", {colspan: "5"}, "keys: ",
+        ...d.keys.map(k => el("span", {class: "dkey", "data-device-key": k.circuit_id, title: k.placement || ""},
+            k.circuit_id + " " + bytes(k.device_bytes) + " ",
+            el("span", {class: "pill " + (k.in_use ? "busy" : "idle")}, k.in_use ? "in use" : "idle " + secs(k.idle_s)))))));
+  const causes = Object.entries((d && d.fallbacks) || {});
+  if (causes.length)
+    rows.push(el("tr", {"data-device-fallbacks": d.name}, el("td", {}, ""),
+        el("td", {colspan: "5", class: "error"}, "fallbacks: " + causes.map(([c, n]) => c + " " + n).join(", "))));
+  return rows;
+}
+function deviceRows(s) {
+  const details = s.device_status || [];
+  const devices = s.devices.length ? s.devices : [""];
+  const rows = [];
+  for (const name of devices) {
+    const d = details.find(x => x.name === name);
+    const ws = s.workers.filter(w => w.device === name);
+    const busy = ws.some(w => w.state === "busy");
+    const about = d && d.description && d.vram_total_bytes > 0 ? el("div", {class: "muted"}, d.description) : "";
+    rows.push(el("tr", {"data-device": name}, el("td", {}, el("b", {}, name || "(host)"), about),
+                 el("td", {}, ws.length + " worker(s)"),
+                 el("td", {}, el("span", {class: "pill " + (busy ? "busy" : "idle")}, busy ? "busy" : "idle")),
+                 el("td", {}, ""),
+                 d ? el("td", {"data-busy-fraction": (d.busy_fraction || 0).toFixed(4)}, "busy " + pct(d.busy_fraction))
+                   : el("td", {}, ""),
+                 el("td", {}, deviceMemory(d, s.memory))));
+    rows.push(...deviceExtras(d));
+    for (const w of ws)
+      rows.push(el("tr", {"data-worker": w.name}, el("td", {}, ""), el("td", {}, w.name),
+                   el("td", {}, el("span", {class: "pill " + w.state}, w.state)), el("td", {}, w.job_id || ""),
+                   el("td", {}, meter(w.busy_fraction, "busy " + pct(w.busy_fraction))), el("td", {}, "")));
+  }
+  return rows;
+}
 function render(s) {
   document.getElementById("uptime").textContent = secs(s.uptime_s);
   document.getElementById("completed").textContent = s.proofs.completed;
@@ -140,21 +196,7 @@ function render(s) {
     return el("tr", {"data-priority": pr}, el("td", {}, pr), el("td", {}, waiting), el("td", {}, js.length - waiting),
               el("td", {}, parts));
   }), "");
-  const devices = s.devices.length ? s.devices : [""];
-  const workerRows = [];
-  for (const d of devices) {
-    const ws = s.workers.filter(w => w.device === d);
-    const busy = ws.some(w => w.state === "busy");
-    workerRows.push(el("tr", {"data-device": d}, el("td", {}, el("b", {}, d || "(host)")), el("td", {}, ws.length + " worker(s)"),
-                       el("td", {}, el("span", {class: "pill " + (busy ? "busy" : "idle")}, busy ? "busy" : "idle")),
-                       el("td", {}, ""), el("td", {}, "host memory " + bytes(m.budget_used_bytes))));
-    for (const w of ws)
-      workerRows.push(el("tr", {"data-worker": w.name}, el("td", {}, ""), el("td", {}, w.name),
-                         el("td", {}, el("span", {class: "pill " + w.state}, w.state)), el("td", {}, w.job_id || ""),
-                         el("td", {}, el("div", {class: "meter", title: (100 * w.busy_fraction).toFixed(1) + "%"},
-                                         el("div", {style: "width:" + (100 * w.busy_fraction).toFixed(1) + "%"})))));
-  }
-  fill("devices", workerRows, "no devices");
+  fill("devices", deviceRows(s), "no devices");
   fill("keys", s.keys.map(k => el("tr", {"data-key": k.circuit_id}, el("td", {}, k.circuit_id),
       el("td", {}, el("span", {class: "pill tier-" + k.tier}, k.tier)), el("td", {}, bytes(k.size_bytes)),
       el("td", {}, k.ref_count), el("td", {}, k.loads),

@@ -137,6 +137,21 @@ TEST_F(DaemonTest, ProvesThroughTheSocketAndReportsStatus) {
   EXPECT_EQ(doc["jobs"][0]["partitions"][0]["state"], "done");
   EXPECT_TRUE(doc["jobs"][0]["partitions"][0]["stage_ms"].contains("msm"));
   EXPECT_FALSE(doc["workers"].empty());
+  // Each device in detail: the CPU backend has no device memory and holds no
+  // key of the DEVICE tier; two finished proofs made it busy for a while.
+  ASSERT_EQ(doc["device_status"].size(), doc["devices"].size());
+  const auto& dev = doc["device_status"][0];
+  EXPECT_EQ(dev["name"], doc["devices"][0]);
+  EXPECT_EQ(dev["vram_total_bytes"].get<uint64_t>(), 0u);
+  EXPECT_EQ(dev["vram_budget_bytes"].get<uint64_t>(), 0u);
+  EXPECT_GT(dev["busy_fraction"].get<double>(), 0);
+  EXPECT_LE(dev["busy_fraction"].get<double>(), 1);
+  EXPECT_FALSE(dev["workers"].empty());
+  EXPECT_TRUE(dev["keys"].empty());
+  EXPECT_TRUE(dev["fallbacks"].is_object());
+  EXPECT_NE(status->text.find("device 0: " + dev["name"].get<std::string>() + " (CPU backend, 2 threads)"),
+            std::string::npos)
+      << status->text;
   auto metrics = http.Get("/metrics");
   ASSERT_TRUE(metrics);
   EXPECT_NE(metrics->body.find("cuzk_proofs_completed_total{kind=\"GROTH16_CIRCUIT\"} 2"), std::string::npos);

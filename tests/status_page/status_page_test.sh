@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The status page (GET / on the status port) in headless Chromium against a
 # running daemon: after its script has polled /status, the page shows the
-# registered circuit with its tier, the device and its workers, the queue by
+# registered circuit with its tier, the device (busy fraction, host memory,
+# no resident keys or fallbacks on the CPU) and its workers, the queue by
 # priority, a completed job, a running job's partitions as stage bars, and a
 # failed job with its error.   status_page_test.sh path/to/cuzk WORKDIR
 # Skips (exit 77) only when no Chromium is installed (scripts/setup.sh --test
@@ -78,9 +79,17 @@ failed=0
 expect() {  # expect "what" PERL-REGEX: the rendered page must match
   if grep -qP "$2" "$work/dom.html"; then echo "  ok    $1"; else echo "  FAIL  $1 (/$2/)"; failed=$((failed + 1)); fi
 }
+expect_not() {  # expect_not "what" PERL-REGEX: the rendered page must not match
+  if grep -qP "$2" "$work/dom.html"; then echo "  FAIL  $1 (/$2/ found)"; failed=$((failed + 1)); else echo "  ok    $1"; fi
+}
 expect "the script reached the daemon" '<span class="pill busy" id="conn">live</span>'
 expect "the demo circuit with its tier" '<tr data-key="demo"><td>demo</td><td><span class="pill tier-HOT">HOT</span>'
 expect "the device" '<tr data-device="cpu[0-9]*">'
+expect "the device with its busy fraction and host memory (the CPU has no VRAM)" \
+  '<tr data-device="cpu[0-9]*"><td><b>cpu[0-9]*</b></td><td>1 worker\(s\)</td><td><span class="pill busy">busy</span></td><td></td><td data-busy-fraction="(?!0\.0000)[01]\.[0-9]{4}">busy [0-9.]+%</td><td>host memory [0-9.]+ [KMG]i?B</td></tr>'
+expect_not "no key resident on the CPU device" 'data-device-keys='
+expect_not "no fallbacks on the CPU device" 'data-device-fallbacks='
+expect_not "no VRAM meter" 'data-vram='
 expect "its worker, busy with the long job" "<tr data-worker=\"cpu[0-9]*/w0\">.*?busy</span></td><td>$long_job<"
 expect "the queue by priority" '<tr data-priority="CRITICAL">.*<tr data-priority="HIGH">.*<tr data-priority="NORMAL">.*<tr data-priority="LOW"><td>LOW</td><td>[01]</td><td>[01]</td>'
 expect "the completed job" "<tr data-job=\"$ok_job\">.*?COMPLETED"

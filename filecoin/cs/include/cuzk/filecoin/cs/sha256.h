@@ -11,14 +11,13 @@
 #include <span>
 #include <vector>
 
+#include "cuzk/base/sha256.h"
 #include "cuzk/filecoin/cs/boolean.h"
 #include "cuzk/filecoin/cs/uint32.h"
 
 namespace cuzk::filecoin::snark {
 
-inline constexpr std::array<uint32_t, 8> kSha256Iv = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-extern const std::array<uint32_t, 64> kSha256RoundConstants;
+// The constants are base's (cuzk::kSha256RoundConstants, cuzk::kSha256InitialHash).
 
 namespace sha256_detail {
 
@@ -112,7 +111,7 @@ std::array<UInt32, 8> sha256_compression(CS& cs, Name name, std::span<const Bool
 
 inline std::array<UInt32, 8> sha256_iv() {
   std::array<UInt32, 8> iv;
-  for (size_t i = 0; i < 8; ++i) iv[i] = UInt32::constant(kSha256Iv[i]);
+  for (size_t i = 0; i < 8; ++i) iv[i] = UInt32::constant(kSha256InitialHash[i]);
   return iv;
 }
 
