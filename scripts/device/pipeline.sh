@@ -44,7 +44,8 @@ while (( i < ${#args[@]} )); do
       echo "== bench pipeline --lg $lg --partitions $parts --jobs $jobs --workers $workers --vram-limit $limits"
       s=$(date +%s)
       timeout ${BENCH_TIMEOUT:-560} $cuzk bench pipeline --lg "$lg" --partitions "$parts" --jobs "$jobs" \
-        --workers "$workers" --vram-limit "$limits" --json "$OUT/pipeline-$lg.json" 2> "$OUT/pipeline-$lg.err"
+        --workers "$workers" --vram-limit "$limits" ${BUDGET:+--budget $BUDGET} --json "$OUT/pipeline-$lg.json" \
+        2> "$OUT/pipeline-$lg.err"
       echo "exit $?, $(( $(date +%s) - s )) s"
       grep -vE " info " "$OUT/pipeline-$lg.err" | tail -15
       i=$((i + 6)) ;;
