@@ -299,6 +299,7 @@ Status read_circuits(const toml::table& root, ServerConfig& c, std::vector<std::
   if (!arr) return invalid_argument("circuits: expected an array of tables ([[circuits]])");
   static const std::set<std::string> kKeys = {"id", "zkey", "params", "r1cs", "check_r1cs"};
   static const std::set<std::string> kFilecoinKeys = {"filecoin", "sector_size", "dev_seed"};
+  static const std::set<std::string> kBenchKeys = {"bench", "lg", "seed"};
   for (size_t i = 0; i < arr->size(); ++i) {
     const toml::table* t = arr->get(i)->as_table();
     std::string where = "circuits[" + std::to_string(i) + "]";
@@ -308,6 +309,20 @@ Status read_circuits(const toml::table& root, ServerConfig& c, std::vector<std::
       std::string k(key.str());
       if (kFilecoinKeys.count(k)) {
         RETURN_IF_ERROR(read_filecoin_key(k, v, where, spec.filecoin));
+        continue;
+      }
+      // A bench circuit: bench = "porep", lg = 8..27, seed = N (built in
+      // memory with an INSECURE development key; requests bring no witness).
+      if (kBenchKeys.count(k)) {
+        if (k == "bench") {
+          if (!v.is_string()) return invalid_argument(where + ".bench: expected a string (\"porep\")");
+          spec.bench.shape = *v.value<std::string>();
+        } else {
+          if (!v.is_integer() || *v.value<int64_t>() < 0)
+            return invalid_argument(where + "." + k + ": expected an integer >= 0");
+          if (k == "lg") spec.bench.lg = int(std::min<int64_t>(*v.value<int64_t>(), 64));
+          else spec.bench.seed = uint64_t(*v.value<int64_t>());
+        }
         continue;
       }
       if (!kKeys.count(k)) {

@@ -107,6 +107,29 @@ TEST(Config, UnknownKeysAreWarnedAbout) {
   EXPECT_NE(all.find("circuits[0].size"), std::string::npos);
 }
 
+TEST(Config, BenchCircuits) {
+  std::vector<std::string> w;
+  auto c = parse_config("[[circuits]]\nid = \"b27\"\nbench = \"porep\"\nlg = 27\nseed = 5\n", "t", env(), &w);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_TRUE(w.empty());
+  const engine::CircuitSpec* spec = nullptr;
+  for (const auto& x : c->engine.circuits)
+    if (x.id == "b27") spec = &x;
+  ASSERT_NE(spec, nullptr);
+  EXPECT_TRUE(spec->is_bench());
+  EXPECT_EQ(spec->bench.lg, 27);
+  EXPECT_EQ(spec->bench.seed, 5u);
+  EXPECT_TRUE(c->engine.validate().ok());
+  c = parse_config("[[circuits]]\nid = \"b\"\nbench = \"porep\"\nlg = 30\n", "t", env(), &w);
+  ASSERT_TRUE(c.ok());
+  Status v = c->engine.validate();
+  ASSERT_FALSE(v.ok());
+  EXPECT_NE(v.message().find("circuits[0] (id \"b\").lg: must be in [8, 27], got 30"), std::string::npos) << v.message();
+  c = parse_config("[[circuits]]\nid = \"b\"\nbench = \"porep\"\nlg = 20\nzkey = \"/k\"\n", "t", env(), &w);
+  ASSERT_TRUE(c.ok());
+  EXPECT_NE(c->engine.validate().message().find("a bench circuit takes no key files"), std::string::npos);
+}
+
 // An unknown section would lose all its settings ([[circuit]] would leave
 // the daemon with no circuit): an error, with the likely intended name.
 TEST(Config, UnknownSectionsAreErrors) {
