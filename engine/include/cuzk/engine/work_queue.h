@@ -56,12 +56,7 @@ class WorkQueue {
     const std::string group = head.group;
     const Priority priority = head.key.priority;
     std::vector<T> out;
-    take_matching(group, priority, max_batch, &out);
-    auto deadline = std::chrono::steady_clock::now() + batch_wait;
-    while (out.size() < max_batch && !closed_ && batch_wait.count() > 0) {
-      if (!cv_.wait_until(mu_, deadline)) break;
-      take_matching(group, priority, max_batch, &out);
-    }
+    fill_batch(group, priority, max_batch, batch_wait, &out);
     return out;
   }
 
@@ -94,12 +89,7 @@ class WorkQueue {
       std::vector<T> out;
       out.push_back(std::move(pick->value));
       items_.erase(pick);
-      take_matching(group, priority, max_batch, &out);
-      auto deadline = std::chrono::steady_clock::now() + batch_wait;
-      while (out.size() < max_batch && !closed_ && batch_wait.count() > 0) {
-        if (!cv_.wait_until(mu_, deadline)) break;
-        take_matching(group, priority, max_batch, &out);
-      }
+      fill_batch(group, priority, max_batch, batch_wait, &out);
       return out;
     }
   }
@@ -157,6 +147,18 @@ class WorkQueue {
     mutable T value;  // moved out only when the entry is being erased; not part of the order
     bool operator<(const Entry& o) const { return key.before(o.key); }
   };
+
+  // Adds queued items of the group and priority to *out, waiting up to
+  // batch_wait for more while it has fewer than max_batch.
+  void fill_batch(const std::string& group, Priority priority, size_t max_batch, std::chrono::milliseconds batch_wait,
+                  std::vector<T>* out) REQUIRES(mu_) {
+    take_matching(group, priority, max_batch, out);
+    auto deadline = std::chrono::steady_clock::now() + batch_wait;
+    while (out->size() < max_batch && !closed_ && batch_wait.count() > 0) {
+      if (!cv_.wait_until(mu_, deadline)) break;
+      take_matching(group, priority, max_batch, out);
+    }
+  }
 
   void take_matching(const std::string& group, Priority priority, size_t max_batch, std::vector<T>* out)
       REQUIRES(mu_) {
