@@ -24,6 +24,7 @@ using Clock = std::chrono::steady_clock;
 
 struct BenchArgs {
   std::string addr, circuit = "demo", wtns, priority, json_out;
+  uint32_t partitions = 1;
   uint32_t count = 16, concurrency = 1;
   double duration_s = 0;  // stress: run this long
   std::string duration_text = "30s";
@@ -65,7 +66,7 @@ void bench_worker(server::Client* client, const BenchArgs& a, const std::string&
     if (a.duration_s > 0 ? Clock::now() >= deadline : next->fetch_add(1) >= a.count) return;
     server::SubmitArgs s;
     s.circuit_id = a.circuit;
-    s.witnesses = {wtns};
+    s.witnesses.assign(a.partitions, wtns);
     s.priority = a.mixed ? engine::Priority(1 + int(rng() % 4)) : fixed;
     auto t0 = Clock::now();
     auto r = client->prove(s);
@@ -96,11 +97,16 @@ void progress_loop(const BenchArgs& a, Clock::time_point start, std::mutex* mu, 
 }
 
 int run_bench(const BenchArgs& a) {
-  std::ifstream in(a.wtns, std::ios::binary);
-  if (!in) return client_fail("--wtns", not_found("cannot read " + a.wtns));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string wtns = ss.str();
+  // No --wtns: empty witnesses, which a bench circuit ([[circuits]] bench =
+  // "porep") answers with its own; any other circuit refuses them.
+  std::string wtns;
+  if (!a.wtns.empty()) {
+    std::ifstream in(a.wtns, std::ios::binary);
+    if (!in) return client_fail("--wtns", not_found("cannot read " + a.wtns));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    wtns = ss.str();
+  }
   auto client = server::Client::connect(resolve_addr(a.addr), std::chrono::seconds(10));
   if (!client.ok()) return rpc_fail("connect", client.status());
   std::mutex mu;
@@ -159,7 +165,10 @@ StatusOr<double> parse_duration_s(const std::string& text) {
 void common_options(CLI::App* cmd, BenchArgs* a) {
   cmd->add_option("--addr", a->addr, "Daemon address (default: the default socket)");
   cmd->add_option("--circuit", a->circuit, "Registered circuit id")->capture_default_str();
-  cmd->add_option("--wtns", a->wtns, "Witness file (.wtns)")->required();
+  cmd->add_option("--wtns", a->wtns, "Witness file (.wtns); omit it for a bench circuit, which proves its own");
+  cmd->add_option("--partitions", a->partitions, "Partitions per proof (the witness repeated)")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
   cmd->add_option("-j,--concurrency", a->concurrency, "Requests in flight")->capture_default_str();
   cmd->add_option("--json", a->json_out, "Also write the summary as JSON here");
 }

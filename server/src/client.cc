@@ -22,7 +22,9 @@ void fill_request(const SubmitArgs& a, v1::SubmitProofRequest* r) {
   r->set_priority(v1::Priority(int(a.priority)));
   r->set_circuit_id(a.circuit_id);
   for (size_t i = 0; i < a.witnesses.size(); ++i) {
-    if (i == 0) r->set_witness(a.witnesses[0]);
+    // An empty first witness (a bench circuit proves its own) goes in the
+    // repeated field: proto3 cannot tell an empty `witness` from none.
+    if (i == 0 && !a.witnesses[0].empty()) r->set_witness(a.witnesses[0]);
     else r->add_witnesses(a.witnesses[i]);
   }
   if (a.self_verify) r->set_self_verify(*a.self_verify);

@@ -163,6 +163,31 @@ TEST_F(DaemonTest, ProvesThroughTheSocketAndReportsStatus) {
   EXPECT_NE(m->find("cuzk_stage_seconds"), std::string::npos);
 }
 
+// A bench circuit from the config: a request with empty witnesses is a job of
+// that many partitions, each proving the circuit's own witness.
+TEST_F(DaemonTest, ABenchCircuitProvesRequestsWithoutWitnesses) {
+  ServerConfig c = config("bench");
+  engine::CircuitSpec b;
+  b.id = "bench10";
+  b.bench.shape = "porep";
+  b.bench.lg = 10;
+  c.engine.circuits.push_back(b);
+  start(c);
+  SubmitArgs a;
+  a.circuit_id = "bench10";
+  a.witnesses = {"", "", ""};
+  auto r = client_->prove(a);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  ASSERT_EQ(r->outcome, engine::JobOutcome::kCompleted) << r->error_message;
+  EXPECT_EQ(r->proof.size(), 3 * 192u);
+  // An ordinary circuit still refuses an empty witness, naming the problem.
+  a.circuit_id = "demo";
+  a.witnesses = {""};
+  auto bad = client_->prove(a);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument) << bad.status().to_string();
+}
+
 TEST_F(DaemonTest, BadRequestsGetTheRightStatusAndServingGoesOn) {
   ServerConfig c = config("b");
   c.max_message_bytes = 64 << 10;
