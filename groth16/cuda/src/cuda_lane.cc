@@ -93,6 +93,7 @@ class CudaLane final : public Lane {
  private:
   StatusOr<StreamedSizes> sizes_for(const KeyShape& s);
   StatusOr<InputSet*> take_set(const KeyShape& s, bool in_run);
+  Status add_set(const InputSetBytes& need);
   void release_set();
   Status ensure_workspace(const KeyShape& s);
   Status upload_inputs(const KeyShape& s);
@@ -212,17 +213,15 @@ StatusOr<InputSet*> CudaLane::take_set(const KeyShape& s, bool in_run) {
                                 gpu::VramBudget::format_bytes(ctx_->budget.available()) + " of the budget are free");
     ctx_->shared_sets = fit < lanes;
     ctx_->mode_bytes = need.total();
-    size_t want = ctx_->shared_sets ? 1 : lanes;
-    for (size_t have = ctx_->sets.size(); have < want; ++have) {
-      auto set = std::make_unique<InputSet>();
-      ASSIGN_OR_RETURN(set->reservation, ctx_->budget.reserve(need.total(), "a proof's inputs on the device"));
-      ASSIGN_OR_RETURN(set->a, gpu::DeviceBuffer<uint8_t>::allocate(need.a));
-      ASSIGN_OR_RETURN(set->bc, gpu::DeviceBuffer<uint8_t>::allocate(need.bc));
-      if (need.w) {
-        ASSIGN_OR_RETURN(set->w, gpu::DeviceBuffer<uint8_t>::allocate(need.w));
-      }
-      set->bytes = need;
-      ctx_->sets.push_back(std::move(set));
+    const size_t want = ctx_->shared_sets ? 1 : lanes;
+    size_t have = 0;
+    for (const auto& x : ctx_->sets) have += x->bytes.total() == need.total();
+    for (; have < want; ++have) {
+      Status added = add_set(need);
+      if (added.ok()) continue;
+      if (have == 0) return added;
+      ctx_->shared_sets = true;  // the budget moved since the estimate: share what there is
+      break;
     }
   }
   if (ctx_->shared_sets && !in_run) return nullptr;
@@ -232,7 +231,28 @@ StatusOr<InputSet*> CudaLane::take_set(const KeyShape& s, bool in_run) {
       return x.get();
     }
   if (!in_run) return nullptr;  // every set is held: this proof uploads inside run()
-  return internal_error("no input set is free inside the device region (lanes of one device ran at once?)");
+  // Inside the device region with every set of this size held by lanes that
+  // staged another shape first: one more set, or a clear refusal.
+  std::erase_if(ctx_->sets, [&](const std::unique_ptr<InputSet>& x) {
+    return !x->held && x->bytes.total() != need.total();
+  });
+  RETURN_IF_ERROR(add_set(need));
+  ctx_->sets.back()->held = true;
+  return ctx_->sets.back().get();
+}
+
+// A new input set of `need` in ctx_->sets. REQUIRES: ctx_->sets_mu held.
+Status CudaLane::add_set(const InputSetBytes& need) {
+  auto set = std::make_unique<InputSet>();
+  ASSIGN_OR_RETURN(set->reservation, ctx_->budget.reserve(need.total(), "a proof's inputs on the device"));
+  ASSIGN_OR_RETURN(set->a, gpu::DeviceBuffer<uint8_t>::allocate(need.a));
+  ASSIGN_OR_RETURN(set->bc, gpu::DeviceBuffer<uint8_t>::allocate(need.bc));
+  if (need.w) {
+    ASSIGN_OR_RETURN(set->w, gpu::DeviceBuffer<uint8_t>::allocate(need.w));
+  }
+  set->bytes = need;
+  ctx_->sets.push_back(std::move(set));
+  return ok_status();
 }
 
 void CudaLane::release_set() {
