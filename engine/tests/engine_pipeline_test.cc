@@ -162,8 +162,23 @@ TEST_F(PipelineTest, AFreeDeviceLeavesAPartitionToTheDeviceHoldingItsKey) {
   // are idle when a partition arrives: it goes to the device holding its key.
   auto e = make(config({"fake:0", "fake:1"}, 1));
   ASSERT_TRUE(e);
-  for (int j = 0; j < 10; ++j) expect_valid(*e, submit(*e, 0), 0, 1);
-  for (int j = 0; j < 10; ++j) expect_valid(*e, submit(*e, 1), 1, 1);
+  // Both prover workers back in their queue before the next job arrives.
+  auto both_idle = [&] {
+    ASSERT_TRUE(testing::wait_until([&] {
+      for (const auto& w : e->status().workers)
+        if (!w.device.empty() && w.busy) return false;
+      return true;
+    }, 5s));
+    std::this_thread::sleep_for(5ms);
+  };
+  for (int j = 0; j < 10; ++j) {
+    both_idle();
+    expect_valid(*e, submit(*e, 0), 0, 1);
+  }
+  for (int j = 0; j < 10; ++j) {
+    both_idle();
+    expect_valid(*e, submit(*e, 1), 1, 1);
+  }
   const uint64_t r0 = fakes_.log("fake:0").runs, r1 = fakes_.log("fake:1").runs;
   EXPECT_EQ(r0 + r1, 20u);
   // Each circuit ran on one device only, and each key was attached once.
