@@ -122,8 +122,27 @@ StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& 
 }
 
 bool Device::holds(const std::string& circuit_id) {
-  std::lock_guard<std::mutex> lock(keys_mu);
-  return keys.count(circuit_id) > 0;
+  std::lock_guard<std::mutex> lock(view_mu);
+  for (const KeyView& v : view)
+    if (v.circuit_id == circuit_id) return true;
+  return false;
+}
+
+void Device::publish_keys() {
+  std::vector<KeyView> next;
+  for (const auto& [id, e] : keys) next.push_back(KeyView{id, e.key, e.key->device_bytes(), e.key->placement(), e.last_used});
+  std::lock_guard<std::mutex> lock(view_mu);
+  view = std::move(next);
+}
+
+void Device::apply_pending_drops() {
+  std::vector<std::string> drops;
+  {
+    std::lock_guard<std::mutex> lock(view_mu);
+    drops.swap(pending_drops);
+  }
+  for (const std::string& id : drops) keys.erase(id);
+  if (!drops.empty()) publish_keys();
 }
 
 // On a GPU the attached keys stay (the DEVICE tier): each holds its host key,
@@ -134,12 +153,19 @@ StatusOr<std::shared_ptr<const groth16::AttachedKey>> Engine::Impl::device_key(D
                                                                                const KeyLease& lease) {
   if (device.is_cpu()) return device.backend->attach(lease->pk);
   std::lock_guard<std::mutex> lock(device.keys_mu);
+  device.apply_pending_drops();
   auto it = device.keys.find(circuit_id);
   if (it != device.keys.end() && it->second.host.get() == lease.get()) {
     it->second.last_used = Clock::now();
+    std::lock_guard<std::mutex> view_lock(device.view_mu);
+    for (Device::KeyView& v : device.view)
+      if (v.circuit_id == circuit_id) v.last_used = it->second.last_used;
     return it->second.key;
   }
-  if (it != device.keys.end()) device.keys.erase(it);  // the host key was reloaded since
+  if (it != device.keys.end()) {
+    device.keys.erase(it);  // the host key was reloaded since
+    device.publish_keys();
+  }
   auto drop_lru_idle = [&]() {
     auto victim = device.keys.end();
     for (auto k = device.keys.begin(); k != device.keys.end(); ++k)
@@ -150,6 +176,7 @@ StatusOr<std::shared_ptr<const groth16::AttachedKey>> Engine::Impl::device_key(D
     metrics_.set_gauge("cuzk_device_key_bytes", 0, "device=\"" + device.name + "\",circuit=\"" + victim->first + "\"");
     metrics_.add_counter("cuzk_key_evictions_total", 1, "reason=\"device\"");
     device.keys.erase(victim);
+    device.publish_keys();
     return true;
   };
   auto held = [&]() {
@@ -175,6 +202,8 @@ StatusOr<std::shared_ptr<const groth16::AttachedKey>> Engine::Impl::device_key(D
       e.last_used = Clock::now();
       metrics_.set_gauge("cuzk_device_key_bytes", double((*key)->device_bytes()),
                          "device=\"" + device.name + "\",circuit=\"" + circuit_id + "\"");
+      device.publish_keys();
+      device.apply_pending_drops();  // a drop asked for during the attach (this key stays if it was not asked)
       return *key;
     }
     if (key.status().code() != StatusCode::kResourceExhausted || !drop_lru_idle()) return key.status();
@@ -202,11 +231,19 @@ Status Engine::Impl::place_on_devices(const std::string& circuit_id) {
   return ok_status();
 }
 
+// Called with the key manager's lock held: a device busy attaching another
+// key drops this one when the attach ends (it disappears from the view now).
 void Engine::Impl::drop_from_devices(const std::string& circuit_id) {
   for (auto& d : devices_) {
-    std::lock_guard<std::mutex> lock(d->keys_mu);
-    if (d->keys.erase(circuit_id) > 0)
-      metrics_.set_gauge("cuzk_device_key_bytes", 0, "device=\"" + d->name + "\",circuit=\"" + circuit_id + "\"");
+    std::unique_lock<std::mutex> lock(d->keys_mu, std::try_to_lock);
+    if (lock.owns_lock()) {
+      if (d->keys.erase(circuit_id) > 0) d->publish_keys();
+    } else {
+      std::lock_guard<std::mutex> view_lock(d->view_mu);
+      d->pending_drops.push_back(circuit_id);
+      std::erase_if(d->view, [&](const Device::KeyView& v) { return v.circuit_id == circuit_id; });
+    }
+    metrics_.set_gauge("cuzk_device_key_bytes", 0, "device=\"" + d->name + "\",circuit=\"" + circuit_id + "\"");
   }
 }
 

@@ -113,11 +113,30 @@ struct Device {
     std::shared_ptr<const groth16::AttachedKey> key;  // destroyed before host
     std::chrono::steady_clock::time_point last_used;
   };
+  // Held across an attach (seconds for a large key): never taken by code
+  // that others wait on (the queues, status, the key manager's callbacks).
   std::mutex keys_mu;
   std::map<std::string, AttachedEntry> keys;
   bool is_cpu() const { return backend->name() == "cpu"; }
+
+  // What `keys` holds, for readers that must not wait for an attach.
+  // GUARDED_BY(view_mu).
+  struct KeyView {
+    std::string circuit_id;
+    std::weak_ptr<const groth16::AttachedKey> key;
+    uint64_t device_bytes = 0;
+    std::string placement;
+    std::chrono::steady_clock::time_point last_used;
+  };
+  std::mutex view_mu;
+  std::vector<KeyView> view;
+  std::vector<std::string> pending_drops;  // asked for while an attach held keys_mu
+  // Rebuilds `view` from `keys`. REQUIRES: keys_mu held.
+  void publish_keys();
+  // Applies pending_drops to `keys`. REQUIRES: keys_mu held.
+  void apply_pending_drops();
   // Whether `circuit_id` is attached here (the CPU attaches per partition:
-  // never). Takes keys_mu.
+  // never). Takes view_mu only.
   bool holds(const std::string& circuit_id);
   std::atomic<uint32_t> idle_workers{0};  // prover workers waiting for a partition
   // GUARDED_BY(Impl::mu_):

@@ -128,14 +128,14 @@ EngineStatus Engine::Impl::status() const {
     for (const auto& [cause, n] : d->fallbacks) ds.fallbacks.emplace_back(cause, n);
     ds.bytes_uploaded = d->bytes_uploaded;
     {
-      std::lock_guard<std::mutex> keys_lock(d->keys_mu);
-      for (const auto& [id, e] : d->keys) {
+      std::lock_guard<std::mutex> view_lock(d->view_mu);  // never waits for an attach
+      for (const Device::KeyView& v : d->view) {
         DeviceStatus::ResidentKey k;
-        k.circuit_id = id;
-        k.device_bytes = e.key->device_bytes();
-        k.placement = e.key->placement();
-        k.in_use = e.key.use_count() > 1;
-        k.idle_s = std::chrono::duration<double>(now - e.last_used).count();
+        k.circuit_id = v.circuit_id;
+        k.device_bytes = v.device_bytes;
+        k.placement = v.placement;
+        k.in_use = v.key.use_count() > 1;  // the device's entry and a lane
+        k.idle_s = std::chrono::duration<double>(now - v.last_used).count();
         ds.keys.push_back(std::move(k));
       }
     }

@@ -330,6 +330,25 @@ TEST_F(PipelineTest, PreloadPlacesTheKeyOnEveryDeviceAndEvictFreesIt) {
   }
 }
 
+TEST_F(PipelineTest, StatusDoesNotWaitForAKeyBeingAttached) {
+  // Attaching takes 1.5 s on this device (a large key's upload); status must
+  // answer meanwhile, from what the device held before.
+  fakes_.scripts["fake:0"].attach_ms = 1500;
+  auto e = make(config({"fake:0"}, 1));
+  ASSERT_TRUE(e);
+  const std::string id = submit(*e, 0);
+  ASSERT_TRUE(testing::wait_until([&] { return fakes_.log("fake:0").attaches > 0; }, 10s));
+  auto t0 = std::chrono::steady_clock::now();
+  EngineStatus st = e->status();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 300ms) << "status waited for the attach";
+  ASSERT_EQ(st.device_status.size(), 1u);
+  EXPECT_TRUE(st.device_status[0].keys.empty());  // not attached yet
+  expect_valid(*e, id, 0, 1);
+  st = e->status();
+  ASSERT_EQ(st.device_status[0].keys.size(), 1u);
+  EXPECT_FALSE(st.device_status[0].keys[0].in_use);
+}
+
 TEST_F(PipelineTest, CancellingWhileStagingOrInsideTheDeviceRegionLetsOthersFinish) {
   for (const auto& [phase, stage_ms, run_ms] : {std::tuple{"staging", 400, 1}, std::tuple{"device region", 1, 400}}) {
     FakeDevices fakes;

@@ -31,7 +31,7 @@ struct FakeScript {
   uint64_t key_bytes = uint64_t(1) << 20;   // a resident key's points
   uint64_t set_bytes = uint64_t(1) << 20;   // one proof's inputs
   uint64_t workspace_bytes = uint64_t(1) << 16;
-  int stage_ms = 0, run_ms = 2;
+  int stage_ms = 0, run_ms = 2, attach_ms = 0;
   bool pinned = true;              // allocate_inputs gives pinned buffers
   std::set<uint64_t> fail_runs;    // the device's n-th run() (1-based) meets a device error
 };
@@ -233,6 +233,7 @@ class FakeBackend final : public groth16::Backend {
       std::lock_guard<std::mutex> lock(sh_->log->mu);
       ++sh_->log->attaches;
     }
+    if (sh_->script.attach_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sh_->script.attach_ms));
     const uint64_t need = sh_->script.key_bytes;
     // Resident when it fits the key cap and leaves room for one input set
     // (unless the device's sets are already made).
