@@ -130,7 +130,6 @@ class CudaLane final : public Lane {
   ProofInputs in_;
   StreamedSizes streamed_;
   InputSet* set_ = nullptr;  // held from stage (own set) or from run (shared set) to the end of run
-  bool uploaded_ = false;    // the inputs were uploaded at stage
   Workspace* ws_ = nullptr;  // during run
   std::array<QuerySplit, 3> split_;  // L, A, B
   Fr* d_w_ = nullptr;                // where w is on the device
@@ -324,7 +323,6 @@ Status CudaLane::stage(std::shared_ptr<const AttachedKey> key, const ProofInputs
   marks_used_ = 0;
   key_ = std::move(ck);
   in_ = in;
-  uploaded_ = false;
   ASSIGN_OR_RETURN(set_, take_set(s, false));
   if (set_ == nullptr) {
     times_.fallbacks.push_back("plain_path");  // uploaded inside run(), into the shared set
@@ -355,7 +353,6 @@ Status CudaLane::upload_inputs(const KeyShape& s) {
     d_w_ = reinterpret_cast<Fr*>(set_->bc.data());  // uploaded after the H step (run)
   }
   RETURN_IF_ERROR(ev_up1_.record(us_));
-  uploaded_ = true;
   return ok_status();
 }
 
