@@ -51,30 +51,8 @@ public_inputs = 2
 prover_threads = 2
 `);
 
-// ---- the independent verifier ----------------------------------------------
-const { Fp2, Fp12 } = bls12_381.fields;
-const G1 = bls12_381.G1.Point, G2 = bls12_381.G2.Point;
-const g1 = (p) => G1.fromAffine({ x: BigInt(p[0]), y: BigInt(p[1]) });
-const g2 = (p) => G2.fromAffine({
-  x: Fp2.create({ c0: BigInt(p[0][0]), c1: BigInt(p[0][1]) }),
-  y: Fp2.create({ c0: BigInt(p[1][0]), c1: BigInt(p[1][1]) }),
-});
-const beToBig = (b) => BigInt('0x' + Buffer.from(b).toString('hex'));
-
-function verify(vk, proof, publics) {
-  const A = G1.fromHex(proof.subarray(0, 48).toString('hex'));
-  const B = G2.fromHex(proof.subarray(48, 144).toString('hex'));
-  const C = G1.fromHex(proof.subarray(144, 192).toString('hex'));
-  let acc = g1(vk.IC[0]);
-  publics.forEach((x, i) => { acc = acc.add(g1(vk.IC[i + 1]).multiplyUnsafe(x)); });
-  const e = bls12_381.pairingBatch([
-    { g1: A, g2: B },
-    { g1: acc.negate(), g2: g2(vk.vk_gamma_2) },
-    { g1: C.negate(), g2: g2(vk.vk_delta_2) },
-    { g1: g1(vk.vk_alpha_1).negate(), g2: g2(vk.vk_beta_2) },
-  ]);
-  return Fp12.eql(e, Fp12.ONE);
-}
+// ---- the independent verifier (groth16_check.mjs, over @noble/curves) -------
+const { verifyProof: verify, beToBig } = await import('./groth16_check.mjs');
 
 // ---- gRPC from the .proto only ---------------------------------------------
 const def = protoLoader.loadSync(path.join(root, 'server/proto/cuzk/v1/cuzk.proto'),
