@@ -206,6 +206,7 @@ class Engine::Impl {
   Status admit_and_prepare(Item& item, WorkerSlot* slot);
   Status prepare(Item& item);
   Status prepare_bench(Item& item);
+  Status matvec_of(Partition& p, const std::vector<ff::Fr>& witness);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
   // devices.cc
   // The key of `circuit_id` attached to `device` (the DEVICE tier on a GPU),

@@ -239,22 +239,8 @@ Status Engine::Impl::prepare(Item& item) {
     p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
   }
   if (job.finished.load()) return ok_status();
-  auto start = Clock::now();
-  groth16::ProveOptions options;
-  options.pool = pool_.get();
-  options.metrics = &metrics_;
-  options.c_rule = c.c_rule;
-  options.check_satisfied = false;  // checked above against the circuit's C rows when it has them
-  if (host_alloc_ != nullptr) {
-    // Straight into pinned memory, from which a GPU's uploads run at full speed.
-    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size(), p.witness));
-    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, p.witness, p.pinned[0].span(),
-                                               p.pinned[1].span(), p.pinned[2].span(), options));
-    std::vector<ff::Fr>().swap(p.witness);  // the pinned copy is the one proved with
-  } else {
-    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, p.witness, options));
-  }
-  p.matvec_ms = ms_between(start, Clock::now());
+  RETURN_IF_ERROR(matvec_of(p, p.witness));
+  if (host_alloc_ != nullptr) std::vector<ff::Fr>().swap(p.witness);  // the pinned copy is the one proved with
   return ok_status();
 }
 
@@ -262,22 +248,31 @@ Status Engine::Impl::prepare(Item& item) {
 // into the partition's pinned buffer (GPU) or a copy (CPU).
 Status Engine::Impl::prepare_bench(Item& item) {
   Partition& p = item.part();
+  const std::vector<ff::Fr>& w = p.key->bench_witness;
+  p.public_inputs.assign(w.begin() + 1, w.begin() + int64_t(p.key->pk.num_inputs));
+  if (host_alloc_ != nullptr) return matvec_of(p, w);
+  p.witness = w;
+  return matvec_of(p, p.witness);
+}
+
+// a, b, c from `witness`: straight into pinned memory (with a pinned copy of
+// the witness), from which a GPU's uploads run at full speed, or into p.rows.
+// The witness rows were checked before (against the circuit's C rows when it
+// has them). REQUIRES on the CPU: `witness` is p.witness (the lane proves with it).
+Status Engine::Impl::matvec_of(Partition& p, const std::vector<ff::Fr>& witness) {
   const LoadedCircuit& c = *p.key;
-  const std::vector<ff::Fr>& w = c.bench_witness;
-  p.public_inputs.assign(w.begin() + 1, w.begin() + int64_t(c.pk.num_inputs));
   auto start = Clock::now();
   groth16::ProveOptions options;
   options.pool = pool_.get();
   options.metrics = &metrics_;
   options.c_rule = c.c_rule;
   options.check_satisfied = false;
-  if (host_alloc_ == nullptr) {
-    p.witness = w;
-    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, p.witness, options));
-  } else {
-    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size(), w));
-    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, p.pinned[3].span(), p.pinned[0].span(),
+  if (host_alloc_ != nullptr) {
+    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size(), witness));
+    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, witness, p.pinned[0].span(),
                                                p.pinned[1].span(), p.pinned[2].span(), options));
+  } else {
+    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, witness, options));
   }
   p.matvec_ms = ms_between(start, Clock::now());
   return ok_status();
