@@ -39,6 +39,7 @@ struct PipelineArgs {
   std::vector<std::string> limits = {"0"};
   std::string budget = "0";
   uint32_t prep_workers = 2;
+  std::string matvec = "device";
   std::string json_out;
 };
 
@@ -71,6 +72,7 @@ struct RunResult {
   uint32_t workers = 0;
   uint64_t limit = 0;
   double attach_s = 0, per_job_s = 0, steady_per_job_s = 0, busy = 0, h_ms = 0, run_ms = 0, upload_gbps = 0;
+  double device_matvec_ms = 0;
   uint64_t proofs = 0, failed = 0, rss_peak = 0, vram_peak = 0;
   std::string placement, fallbacks, device, stages;
 };
@@ -90,6 +92,7 @@ StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& sp
   c.workers_per_device = workers;
   c.preparation_workers = a.prep_workers;
   c.vram_limit_bytes = limit;
+  c.matvec_on_device = a.matvec == "device";
   c.max_partitions_per_job = std::max<uint32_t>(a.partitions, 1);
   c.circuits = {spec};
   c.check_key_points = false;
@@ -168,6 +171,7 @@ StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& sp
     return cnt > 0 ? 1000 * sum / cnt : 0;
   };
   r.h_ms = stage_mean_ms("h");
+  r.device_matvec_ms = stage_mean_ms("matvec");
   r.upload_gbps = series(m1, "cuzk_upload_gigabytes_per_second{device=\"" + r.device + "\"}");
   const double prove_sum = series(m1, "cuzk_stage_seconds_sum{stage=\"prove\"}") - series(m0, "cuzk_stage_seconds_sum{stage=\"prove\"}");
   const double prove_cnt =
@@ -219,11 +223,12 @@ int run_pipeline_bench(const PipelineArgs& a) {
       auto r = run_one(a, spec, w, limit, budget);
       if (!r.ok()) return fail("bench pipeline", r.status(), kExitInvalid);
       results.push_back(*r);
-      std::printf("workers %u  limit %-8s  %.2f s/job (steady %.2f)  %u partitions/job  busy %.1f%%  H %.0f ms  "
+      std::printf("workers %u  limit %-8s  %.2f s/job (steady %.2f)  %u partitions/job  busy %.1f%%  "
+                  "device matvec %.0f ms  H %.0f ms  "
                   "prove %.0f ms/partition  upload %.1f GB/s  RSS peak %.1f GiB  VRAM peak %.1f GiB  proofs %llu  "
                   "failed %llu  fallbacks: %s\n  key: %s\n  mean ms per partition: %s\n",
                   w, limit ? gib(limit).c_str() : "none", r->per_job_s, r->steady_per_job_s, a.partitions,
-                  100 * r->busy, r->h_ms, r->run_ms, r->upload_gbps, double(r->rss_peak) / (1ull << 30),
+                  100 * r->busy, r->device_matvec_ms, r->h_ms, r->run_ms, r->upload_gbps, double(r->rss_peak) / (1ull << 30),
                   double(r->vram_peak) / (1ull << 30), (unsigned long long)r->proofs, (unsigned long long)r->failed,
                   r->fallbacks.empty() ? "none" : r->fallbacks.c_str(), r->placement.c_str(), r->stages.c_str());
       std::fflush(stdout);
@@ -233,7 +238,7 @@ int run_pipeline_bench(const PipelineArgs& a) {
     for (const auto& r : results)
       j << "{\"lg\":" << a.lg << ",\"partitions\":" << a.partitions << ",\"jobs\":" << a.jobs << ",\"workers\":" << r.workers
         << ",\"vram_limit\":" << r.limit << ",\"s_per_job\":" << r.per_job_s << ",\"steady_s_per_job\":" << r.steady_per_job_s
-        << ",\"gpu_busy\":" << r.busy << ",\"h_ms\":" << r.h_ms << ",\"prove_ms\":" << r.run_ms
+        << ",\"gpu_busy\":" << r.busy << ",\"device_matvec_ms\":" << r.device_matvec_ms << ",\"h_ms\":" << r.h_ms << ",\"prove_ms\":" << r.run_ms
         << ",\"upload_gbps\":" << r.upload_gbps << ",\"rss_peak\":" << r.rss_peak << ",\"vram_peak\":" << r.vram_peak
         << ",\"proofs\":" << r.proofs << ",\"failed\":" << r.failed << ",\"fallbacks\":\"" << r.fallbacks << "\",\"stages_ms\":\"" << r.stages << "\"}\n";
   }
@@ -258,6 +263,9 @@ void add_bench_pipeline_command(CLI::App& bench, Runner* runner) {
       ->delimiter(',');
   cmd->add_option("--budget", a->budget, "Host memory budget (default 80% of RAM)")->capture_default_str();
   cmd->add_option("--prep-workers", a->prep_workers, "Preparation workers")->capture_default_str();
+  cmd->add_option("--matvec", a->matvec, "Where a, b, c are made: device (pipeline.matvec_on_device) or host")
+      ->check(CLI::IsMember({"device", "host"}))
+      ->capture_default_str();
   cmd->add_option("--json", a->json_out, "Also write one JSON line per run here");
   cmd->callback([runner, a] { *runner = [a] { return run_pipeline_bench(*a); }; });
 }

@@ -193,6 +193,10 @@ StatusOr<std::shared_ptr<const groth16::AttachedKey>> Engine::Impl::device_key(D
   for (;;) {
     groth16::AttachOptions options;
     if (cap != 0) options.max_device_bytes = cap > held() ? cap - held() : 0;
+    if (config_.matvec_on_device) {
+      options.circuit = &lease->prove_circuit;  // the entry below keeps the host circuit alive
+      options.c_rule = lease->c_rule;
+    }
     StatusOr<std::shared_ptr<const groth16::AttachedKey>> key = device.backend->attach(lease->pk, options);
     if (key.ok()) {
       CUZK_LOG(Info) << "circuit \"" << circuit_id << "\" on " << device.name << ": " << (*key)->placement();
@@ -268,6 +272,8 @@ void Engine::Impl::count_fallback(Device* device, const std::string& cause) {
     what = "a key does not fit the device's memory or key budget; its points stream from host memory";
   } else if (cause == "device_error") {
     what = "a device error failed a job; the device goes on with other work";
+  } else if (cause == "host_matvec") {
+    what = "a key's circuit is not on the device (a streamed key, or no room beside it): the host makes a, b, c";
   } else {
     what = "fallback " + cause;
   }
@@ -279,11 +285,26 @@ void Engine::Impl::count_fallback(Device* device, const std::string& cause) {
 Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   Partition& p = item.part();
   ASSIGN_OR_RETURN(auto key, device_key(*device, item.job->circuit_id, p.key));
-  groth16::ProofInputs in{p.rows.a, p.rows.b, p.rows.c, p.witness};
-  if (!p.pinned[0].span().empty()) in = {p.pinned[0].span(), p.pinned[1].span(), p.pinned[2].span(), p.pinned[3].span()};
+  const bool have_rows = !p.rows.a.empty() || !p.pinned[0].span().empty();
+  if (!have_rows && !key->computes_rows()) RETURN_IF_ERROR(host_rows(device, p));
+  groth16::ProofInputs in;
+  in.witness = p.pinned[3].span().empty() ? std::span<const ff::Fr>(p.witness) : std::span<const ff::Fr>(p.pinned[3].span());
+  if (!p.rows.a.empty()) {
+    in.a = p.rows.a, in.b = p.rows.b, in.c = p.rows.c;
+  } else if (!p.pinned[0].span().empty()) {
+    in.a = p.pinned[0].span(), in.b = p.pinned[1].span(), in.c = p.pinned[2].span();
+  } else {
+    in.check_rows = p.rows_unchecked;  // the device makes a, b, c and checks them
+  }
   auto t0 = Clock::now();
   RETURN_IF_ERROR(slot->lane->stage(key, in));
   const double stage_ms = ms_between(t0, Clock::now());
+  if (!in.rows_given()) {
+    // The host never holds this partition's a, b, c: their share of its
+    // reservation goes back now, so that the next partition is admitted.
+    const uint64_t rows_bytes = 3 * sizeof(ff::Fr) * p.key->pk.domain_size();
+    if (p.reservation.bytes() > rows_bytes + kFinalizeReserveBytes) p.reservation.release(rows_bytes);
+  }
   if (item.job->finished.load()) return ok_status();
   auto t1 = Clock::now();
   DeviceInterlock::Guard guard = device->interlock.acquire();
@@ -297,16 +318,18 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   const groth16::LaneTimes& lt = slot->lane->times();
   record_lane(*device, lt, stage_ms, wait_ms, run_ms);
   if (!sums.ok()) {
-    // FAILED_PRECONDITION: the witness does not satisfy the circuit (the
-    // input's fault). Anything else from inside the device region is the
-    // device's (a CUDA error maps to whatever code its kind suggests).
-    if (sums.status().code() == StatusCode::kFailedPrecondition) return sums.status();
+    // FAILED_PRECONDITION, or INVALID_ARGUMENT from the device's row check:
+    // the witness does not satisfy the circuit (the input's fault). Anything
+    // else from inside the device region is the device's (a CUDA error maps
+    // to whatever code its kind suggests).
+    const StatusCode code = sums.status().code();
+    if (code == StatusCode::kFailedPrecondition || code == StatusCode::kInvalidArgument) return sums.status();
     // A device error: this job fails, its memory goes back, the device serves the others.
     count_fallback(device, "device_error");
     return sums.status().with_context(device->name + " (the job fails; the device goes on with other work)");
   }
   groth16::StageTimes times;
-  times.matvec_s = p.matvec_ms / 1000;
+  times.matvec_s = in.rows_given() ? p.matvec_ms / 1000 : lt.get("matvec") / 1000;
   times.stage_s = stage_ms / 1000;
   times.h_s = lt.get("h") / 1000;
   times.msm_s = std::max(0.0, run_ms / 1000 - times.h_s);
@@ -345,22 +368,29 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
   device.busy_ms += device.is_cpu() ? run_ms : std::max(0.0, lt.total_ms() - upload_ms);
 }
 
-// Pinned host buffers for a partition's a, b, c when the proving devices
-// upload from them (a CUDA device), from a pool so that pinning — slow for
-// gigabytes — happens once per buffer, not per partition.
-Status Engine::Impl::pin_rows(Partition& p, uint64_t n, const std::vector<ff::Fr>& witness) {
+// Pinned host buffers for a partition's witness and a, b, c when the
+// proving devices upload from them (a CUDA device), from a pool so that
+// pinning — slow for gigabytes — happens once per buffer, not per partition.
+Status Engine::Impl::pin_witness(Partition& p, const std::vector<ff::Fr>& witness) {
   if (host_alloc_ == nullptr) return ok_status();
-  bool pageable = false;
-  for (int i = 0; i < 4; ++i) {
-    ASSIGN_OR_RETURN(p.pinned[i], pinned_pool_.take(i < 3 ? n : witness.size(), *host_alloc_));
-    pageable = pageable || !p.pinned[i].pinned();
-  }
-  if (pageable) count_fallback(nullptr, "pinned_alloc");
+  ASSIGN_OR_RETURN(p.pinned[3], pinned_pool_.take(witness.size(), *host_alloc_));
+  if (!p.pinned[3].pinned()) count_fallback(nullptr, "pinned_alloc");
   // The witness moves into its pinned buffer (copied in parallel).
   groth16::HostBuffer& w = p.pinned[3];
   pool_->parallel_for(w.size(), 1 << 16, [&](size_t lo, size_t hi) {
     std::copy(witness.begin() + long(lo), witness.begin() + long(hi), w.data() + lo);
   });
+  return ok_status();
+}
+
+Status Engine::Impl::pin_rows(Partition& p, uint64_t n) {
+  if (host_alloc_ == nullptr) return ok_status();
+  bool pageable = false;
+  for (int i = 0; i < 3; ++i) {
+    ASSIGN_OR_RETURN(p.pinned[i], pinned_pool_.take(n, *host_alloc_));
+    pageable = pageable || !p.pinned[i].pinned();
+  }
+  if (pageable) count_fallback(nullptr, "pinned_alloc");
   return ok_status();
 }
 

@@ -55,6 +55,9 @@ struct Partition {
   std::vector<ff::Fr> witness;
   groth16::RowValues rows;  // a, b, c from the preparation stage (CPU devices)
   groth16::HostBuffer pinned[4];  // or a, b, c and the witness in pinned memory (CUDA devices)
+  // The witness has not been checked against the circuit's rows yet: the
+  // prover worker's device checks it where it makes a, b, c, else the host.
+  bool rows_unchecked = false;
   double matvec_ms = 0;
   Reservation reservation;
   KeyLease key;
@@ -207,7 +210,13 @@ class Engine::Impl {
   Status prepare(Item& item);
   Status prepare_bench(Item& item);
   Status matvec_of(Partition& p, const std::vector<ff::Fr>& witness);
+  // The matvec in the prover worker, for a device that does not make the
+  // rows itself (after the preparation left them to the device).
+  Status host_rows(Device* device, Partition& p);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
+  // GPUs make a, b, c (where they can): preparation leaves the matvec to the
+  // prover workers.
+  bool leave_rows_to_devices() const { return host_alloc_ != nullptr && config_.matvec_on_device; }
   // devices.cc
   // The key of `circuit_id` attached to `device` (the DEVICE tier on a GPU),
   // attaching it when needed within keys.device_budget and the device's
@@ -224,8 +233,9 @@ class Engine::Impl {
   void drop_from_devices(const std::string& circuit_id);
   void count_fallback(Device* device, const std::string& cause);
   void record_lane(Device& device, const groth16::LaneTimes& lt, double stage_ms, double wait_ms, double run_ms);
-  // Pinned a, b, c of n values and a pinned copy of `witness`.
-  Status pin_rows(Partition& p, uint64_t n, const std::vector<ff::Fr>& witness);
+  // A pinned copy of `witness` (p.pinned[3]); pinned a, b, c of n values.
+  Status pin_witness(Partition& p, const std::vector<ff::Fr>& witness);
+  Status pin_rows(Partition& p, uint64_t n);
   Status finalize_one(Item& item);
 
   // engine.cc

@@ -23,6 +23,15 @@ void trim_free_memory() {
 
 SchedKey key_of(const Item& item) { return SchedKey{item.job->priority, item.job->seq, item.index}; }
 
+// Whether the rows the prover multiplies are the rows each witness is
+// checked against (a bellperson key with its circuit, a Filecoin circuit):
+// then whoever makes a, b, c can check them too.
+bool rows_are_check_rows(const LoadedCircuit& c) {
+  return c.check_circuit && c.c_rule == groth16::CRule::kMatrix &&
+         c.check_circuit->terms().data() == c.prove_circuit.terms().data() &&
+         c.check_circuit->offsets().data() == c.prove_circuit.offsets().data();
+}
+
 // Runs one stage of a partition. An exception (an allocation that failed,
 // the OS random generator failing) fails that partition's job like any
 // error, and the worker goes on; the caller then frees the partition's
@@ -101,7 +110,7 @@ Status Engine::Impl::start() {
   }
   threads_.emplace_back([this] { housekeeping_loop(); });
   for (const auto& d : devices_) metrics_.add_counter("cuzk_bytes_uploaded_total", 0, "device=\"" + d->name + "\"");
-  for (const char* cause : {"pageable_upload", "pinned_alloc", "key_streamed", "plain_path", "device_error"})
+  for (const char* cause : {"pageable_upload", "pinned_alloc", "key_streamed", "plain_path", "device_error", "host_matvec"})
     metrics_.add_counter("cuzk_fallbacks_total", 0, "cause=\"" + std::string(cause) + "\"");
   describe_engine_metrics(metrics_, keys_->ids());
   return ok_status();
@@ -213,7 +222,10 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
 }
 
 // Witness intake, the row-by-row check and the matvec (outside the device
-// interlock). REQUIRES: the partition is admitted.
+// interlock). With GPUs that make a, b, c themselves (matvec_on_device) the
+// matvec and, where the device can do it, the row check are left to the
+// prover worker's device: the witness goes to pinned memory, nothing more.
+// REQUIRES: the partition is admitted.
 Status Engine::Impl::prepare(Item& item) {
   Job& job = *item.job;
   Partition& p = item.part();
@@ -232,14 +244,22 @@ Status Engine::Impl::prepare(Item& item) {
   if (p.witness.size() != c.pk.num_vars())
     return invalid_argument("witness has " + std::to_string(p.witness.size()) + " values, the key has " +
                             std::to_string(c.pk.num_vars()) + " variables");
-  if (c.check_circuit) RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, p.witness, pool_.get()));
+  if (leave_rows_to_devices() && rows_are_check_rows(c)) {
+    p.rows_unchecked = true;
+  } else if (c.check_circuit) {
+    RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, p.witness, pool_.get()));
+  }
   if (job.filecoin) {
     p.public_inputs = job.filecoin->public_inputs(p.index);  // from the public parameters, not the witness
   } else {
     p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
   }
   if (job.finished.load()) return ok_status();
-  RETURN_IF_ERROR(matvec_of(p, p.witness));
+  if (leave_rows_to_devices()) {
+    RETURN_IF_ERROR(pin_witness(p, p.witness));
+  } else {
+    RETURN_IF_ERROR(matvec_of(p, p.witness));
+  }
   if (host_alloc_ != nullptr) std::vector<ff::Fr>().swap(p.witness);  // the pinned copy is the one proved with
   return ok_status();
 }
@@ -250,6 +270,7 @@ Status Engine::Impl::prepare_bench(Item& item) {
   Partition& p = item.part();
   const std::vector<ff::Fr>& w = p.key->bench_witness;
   p.public_inputs.assign(w.begin() + 1, w.begin() + int64_t(p.key->pk.num_inputs));
+  if (leave_rows_to_devices()) return pin_witness(p, w);
   if (host_alloc_ != nullptr) return matvec_of(p, w);
   p.witness = w;
   return matvec_of(p, p.witness);
@@ -268,11 +289,41 @@ Status Engine::Impl::matvec_of(Partition& p, const std::vector<ff::Fr>& witness)
   options.c_rule = c.c_rule;
   options.check_satisfied = false;
   if (host_alloc_ != nullptr) {
-    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size(), witness));
+    RETURN_IF_ERROR(pin_witness(p, witness));
+    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size()));
     RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, witness, p.pinned[0].span(),
                                                p.pinned[1].span(), p.pinned[2].span(), options));
   } else {
     ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, witness, options));
+  }
+  p.matvec_ms = ms_between(start, Clock::now());
+  return ok_status();
+}
+
+// A device that cannot make a, b, c (its key is streamed, or the circuit did
+// not fit beside it) gets them from the host, made here in the prover worker
+// (outside the device interlock), with the row check the preparation left.
+Status Engine::Impl::host_rows(Device* device, Partition& p) {
+  const LoadedCircuit& c = *p.key;
+  const std::span<const ff::Fr> w =
+      p.pinned[3].span().empty() ? std::span<const ff::Fr>(p.witness) : std::span<const ff::Fr>(p.pinned[3].span());
+  if (p.rows_unchecked) {
+    RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, w, pool_.get()));
+    p.rows_unchecked = false;
+  }
+  if (!device->is_cpu()) count_fallback(device, "host_matvec");
+  auto start = Clock::now();
+  groth16::ProveOptions options;
+  options.pool = pool_.get();
+  options.metrics = &metrics_;
+  options.c_rule = c.c_rule;
+  options.check_satisfied = false;
+  if (host_alloc_ != nullptr) {
+    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size()));
+    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, w, p.pinned[0].span(), p.pinned[1].span(),
+                                               p.pinned[2].span(), options));
+  } else {
+    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, w, options));
   }
   p.matvec_ms = ms_between(start, Clock::now());
   return ok_status();

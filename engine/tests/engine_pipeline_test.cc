@@ -12,6 +12,7 @@
 
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
+#include "cuzk/io/circom.h"
 #include "cuzk/io/snarkjs_json.h"
 #include "fake_device.h"
 #include "test_support.h"
@@ -231,6 +232,63 @@ TEST_F(PipelineTest, EachFallbackIsTakenCountedAndShown) {
   EXPECT_EQ(fallbacks_of(st, "fake:0", "plain_path"), 0u);
   EXPECT_EQ(fallbacks_of(st, "fake:0", "key_streamed"), 0u);
   for (const auto& d : st.device_status) EXPECT_LE(d.vram_peak_bytes, d.vram_budget_bytes) << d.name;
+}
+
+// The witness alone crosses to a device that keeps the key's circuit: the
+// device makes a, b, c (no host matvec, no a, b, c uploaded).
+TEST_F(PipelineTest, DevicesMakeTheRowsFromTheWitnessAlone) {
+  fakes_.scripts["fake:0"].run_ms = 3;
+  auto e = make(config({"fake:0"}));
+  ASSERT_TRUE(e);
+  std::vector<std::string> ids;
+  for (int j = 0; j < 3; ++j) ids.push_back(submit(*e, 0, 2));
+  for (const auto& id : ids) expect_valid(*e, id, 0, 2);
+  auto w = io::parse_wtns(ByteSpan(reinterpret_cast<const uint8_t*>(wtns_[0].data()), wtns_[0].size()));
+  ASSERT_TRUE(w.ok());
+  testing::FakeLog& log = fakes_.log("fake:0");
+  {
+    std::lock_guard<std::mutex> lock(log.mu);
+    EXPECT_EQ(log.runs, 6u);
+    EXPECT_EQ(log.rows_made, 6u);
+    EXPECT_EQ(log.upload_bytes, 6 * w->size() * sizeof(ff::Fr));
+  }
+  EngineStatus st = e->status();
+  EXPECT_EQ(fallbacks_of(st, "fake:0", "host_matvec"), 0u);
+  EXPECT_EQ(device_of(st, "fake:0")->bytes_uploaded, 6 * w->size() * sizeof(ff::Fr));
+  const std::string m = e->metrics_text();
+  EXPECT_EQ(metric(m, "cuzk_fallbacks_total{cause=\"host_matvec\"}"), 0) << m;
+  // Once the rows are on the device the partitions' a, b, c leave the host
+  // budget: with nothing in flight only the key is held.
+  EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == hot_key_bytes(e->status()); }, 5s));
+}
+
+// A device that cannot keep the circuit (no room beside the key, or a
+// streamed key) gets a, b, c from the host, made in the prover worker and
+// counted; with matvec_on_device = false the host makes them up front and
+// nothing is counted.
+TEST_F(PipelineTest, RowsFromTheHostWhenTheCircuitIsNotOnTheDevice) {
+  fakes_.scripts["fake:0"].rows_on_device = false;
+  FakeScript& small = fakes_.scripts["fake:1"];
+  small.key_bytes = small.set_bytes * 4;
+  small.vram_bytes = small.set_bytes + small.set_bytes / 2 + small.workspace_bytes;  // the key streams
+  for (const char* d : {"fake:0", "fake:1"}) {
+    auto e = make(config({d}));
+    ASSERT_TRUE(e);
+    std::vector<std::string> ids;
+    for (int j = 0; j < 3; ++j) ids.push_back(submit(*e, j % 2, 2));
+    for (int j = 0; j < 3; ++j) expect_valid(*e, ids[size_t(j)], j % 2, 2);
+    EXPECT_EQ(fakes_.log(d).rows_made, 0u) << d;
+    EXPECT_EQ(fallbacks_of(e->status(), d, "host_matvec"), 6u) << d;
+    const std::string m = e->metrics_text();
+    EXPECT_EQ(metric(m, "cuzk_fallbacks_total{cause=\"host_matvec\"}"), 6) << m;
+  }
+  EngineConfig c = config({"fake:2"});
+  c.matvec_on_device = false;
+  auto e = make(c);
+  ASSERT_TRUE(e);
+  expect_valid(*e, submit(*e, 1, 3), 1, 3);
+  EXPECT_EQ(fakes_.log("fake:2").rows_made, 0u);
+  EXPECT_EQ(fallbacks_of(e->status(), "fake:2", "host_matvec"), 0u);
 }
 
 TEST_F(PipelineTest, TwoWorkersOnABudgetForOneSetShareItAndNeverExceedTheBudget) {

@@ -31,6 +31,10 @@ struct FakeScript {
   uint64_t key_bytes = uint64_t(1) << 20;   // a resident key's points
   uint64_t set_bytes = uint64_t(1) << 20;   // one proof's inputs
   uint64_t workspace_bytes = uint64_t(1) << 16;
+  // A resident key keeps its circuit (a, b, c made on the device from the
+  // witness) when this many more bytes fit its key cap and the budget.
+  uint64_t rows_bytes = uint64_t(1) << 18;
+  bool rows_on_device = true;
   int stage_ms = 0, run_ms = 2, attach_ms = 0;
   bool pinned = true;              // allocate_inputs gives pinned buffers
   std::set<uint64_t> fail_runs;    // the device's n-th run() (1-based) meets a device error
@@ -41,6 +45,8 @@ struct FakeLog {
   std::mutex mu;
   uint64_t runs = 0;
   int in_region = 0, max_in_region = 0;  // lanes inside run() at once
+  uint64_t rows_made = 0;                // proofs whose a, b, c the device made from the witness
+  uint64_t upload_bytes = 0;
   std::vector<std::string> circuits;     // by run, the circuit (key tag) proved
   uint64_t attaches = 0;
 };
@@ -78,11 +84,13 @@ class FakeBudget {
 class FakeKey final : public groth16::AttachedKey {
  public:
   FakeKey(const groth16::ProvingKey& pk, std::shared_ptr<const groth16::AttachedKey> cpu,
-          std::shared_ptr<FakeBudget> budget, uint64_t bytes, bool resident)
-      : AttachedKey(pk), cpu_(std::move(cpu)), budget_(std::move(budget)), bytes_(bytes), resident_(resident) {}
+          std::shared_ptr<FakeBudget> budget, uint64_t bytes, bool resident, bool rows)
+      : AttachedKey(pk), cpu_(std::move(cpu)), budget_(std::move(budget)), bytes_(bytes), resident_(resident),
+        rows_(rows) {}
   ~FakeKey() override { budget_->give(bytes_); }
   uint64_t device_bytes() const override { return bytes_; }
   std::string placement() const override { return resident_ ? "device-resident (fake)" : "streamed (fake)"; }
+  bool computes_rows() const override { return rows_; }
   bool resident() const { return resident_; }
   const std::shared_ptr<const groth16::AttachedKey>& cpu() const { return cpu_; }
 
@@ -91,6 +99,7 @@ class FakeKey final : public groth16::AttachedKey {
   std::shared_ptr<FakeBudget> budget_;
   uint64_t bytes_;
   bool resident_;
+  bool rows_;  // the CPU key beneath computes the rows (it was given the circuit)
 };
 
 // The device state its lanes share.
@@ -122,7 +131,7 @@ class FakeLane final : public groth16::Lane {
     if (!fk->resident()) times_.fallbacks.push_back("key_streamed");
     {
       std::lock_guard<std::mutex> lock(sh_->pinned_mu);
-      if (!sh_->pinned.count(in.a.data())) {
+      if (!sh_->pinned.count(in.rows_given() ? in.a.data() : in.witness.data())) {
         times_.pageable_upload = true;
         times_.fallbacks.push_back("pageable_upload");
       }
@@ -132,6 +141,11 @@ class FakeLane final : public groth16::Lane {
     if (!own_) times_.fallbacks.push_back("plain_path");
     if (sh_->script.stage_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sh_->script.stage_ms));
     times_.upload_bytes = (in.a.size() + in.b.size() + in.c.size() + in.witness.size()) * sizeof(ff::Fr);
+    {
+      std::lock_guard<std::mutex> lock(sh_->log->mu);
+      sh_->log->rows_made += in.rows_given() ? 0 : 1;
+      sh_->log->upload_bytes += times_.upload_bytes;
+    }
     key_ = fk;
     return cpu_->stage(fk->cpu(), in);
   }
@@ -228,7 +242,7 @@ class FakeBackend final : public groth16::Backend {
   }
   StatusOr<std::shared_ptr<const groth16::AttachedKey>> attach(const groth16::ProvingKey& pk,
                                                                const groth16::AttachOptions& options) override {
-    ASSIGN_OR_RETURN(auto cpu, cpu_->attach(pk));
+    ASSIGN_OR_RETURN(auto cpu, cpu_->attach(pk, options));
     {
       std::lock_guard<std::mutex> lock(sh_->log->mu);
       ++sh_->log->attaches;
@@ -244,8 +258,15 @@ class FakeBackend final : public groth16::Backend {
     }
     bool resident = need <= options.max_device_bytes && sh_->budget->take(need + reserve);
     if (resident) sh_->budget->give(reserve);
-    const uint64_t held = resident ? need : 0;
-    return std::shared_ptr<const groth16::AttachedKey>(std::make_shared<FakeKey>(pk, cpu, sh_->budget, held, resident));
+    uint64_t held = resident ? need : 0;
+    // The circuit beside a resident key, when it fits the cap and the budget
+    // (with one set's room): the CUDA backend's rule.
+    const uint64_t rows = sh_->script.rows_bytes;
+    bool keep_rows = resident && options.circuit && sh_->script.rows_on_device &&
+                     need + rows <= options.max_device_bytes && sh_->budget->take(rows + reserve);
+    if (keep_rows) sh_->budget->give(reserve), held += rows;
+    return std::shared_ptr<const groth16::AttachedKey>(
+        std::make_shared<FakeKey>(pk, cpu, sh_->budget, held, resident, keep_rows && cpu->computes_rows()));
   }
   uint64_t resident_key_bytes(const groth16::ProvingKey&) const override { return sh_->script.key_bytes; }
   StatusOr<std::unique_ptr<groth16::Lane>> make_lane() override {

@@ -12,6 +12,7 @@
 #include "cuzk/filecoin/vanilla_produce.h"
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
+#include "fake_device.h"
 #include "test_support.h"
 
 namespace cuzk::engine {
@@ -148,6 +149,33 @@ TEST_F(FilecoinEngineTest, WindowPoStWithADevKeyVerifiesAndBadRequestsFailTheirJ
     publics[i].to_bytes_be(be.data());
     EXPECT_EQ(r->public_inputs[i], be) << i;
   }
+}
+
+// On a device that keeps the circuit, the witness alone goes to the device,
+// which makes a, b, c and checks the rows there (the preparation skips the
+// host check); the proof verifies with the key file's verifying key.
+TEST_F(FilecoinEngineTest, WindowPoStOnADeviceThatMakesTheRows) {
+  testing::FakeDevices fakes;
+  EngineConfig c = config();
+  c.devices = {"fake:0"};
+  c.backend_factory = fakes.factory();
+  auto engine = Engine::create(c);
+  ASSERT_TRUE(engine.ok()) << engine.status().to_string();
+  TestRng rng(fresh_test_seed());
+  std::vector<Fr> publics;
+  auto s = (*engine)->submit(window_request(rng, &publics));
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto r = (*engine)->await(s->job_id, std::nullopt);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
+  EXPECT_EQ(fakes.log("fake:0").rows_made, 1u);
+  auto file = MappedFile::open(dir_->path() + "/window-post-2KiB-dev11.params");
+  ASSERT_TRUE(file.ok());
+  auto key_vk = io::parse_vk(file->bytes());
+  ASSERT_TRUE(key_vk.ok()) << key_vk.status().to_string();
+  auto proof = io::parse_proof(ByteSpan(reinterpret_cast<const uint8_t*>(r->proof.data()), r->proof.size()));
+  ASSERT_TRUE(proof.ok());
+  EXPECT_TRUE(groth16::verify(*key_vk, publics, *proof).value());
 }
 
 TEST_F(FilecoinEngineTest, RoutingErrors) {

@@ -28,9 +28,11 @@ StatusOr<HostBuffer> Backend::allocate_inputs(size_t n) {
   return HostBuffer(p, n, false, [](Fr* q) { delete[] q; });
 }
 
-Status check_inputs(const ProvingKey& pk, const ProofInputs& in) {
+Status check_inputs(const ProvingKey& pk, const ProofInputs& in, bool rows_optional) {
   const uint64_t n = pk.domain_size();
-  if (in.a.size() != n || in.b.size() != n || in.c.size() != n)
+  if (!in.rows_given() && !rows_optional)
+    return invalid_argument("no row values (a, b, c) were given, and the key was not attached with its circuit");
+  if (in.rows_given() && (in.a.size() != n || in.b.size() != n || in.c.size() != n))
     return invalid_argument("row values have " + std::to_string(in.a.size()) + "/" + std::to_string(in.b.size()) +
                             "/" + std::to_string(in.c.size()) + " entries; the key's domain is " + std::to_string(n));
   if (in.witness.size() != pk.num_vars())

@@ -6,6 +6,7 @@
 
 #include "cuzk/groth16/backend.h"
 #include "cuzk/groth16/lane_util.h"
+#include "cuzk/groth16/prover.h"
 #include "cuzk/msm/msm.h"
 #include "cuzk/msm/split.h"
 #include "cuzk/ntt/domain.h"
@@ -76,11 +77,21 @@ class CpuH {
 };
 
 
+// A key on the CPU: the host key, and the circuit when it was attached with
+// one (the lanes then compute a, b, c themselves).
 class CpuKey final : public AttachedKey {
  public:
-  using AttachedKey::AttachedKey;
+  CpuKey(const ProvingKey& pk, const r1cs::Circuit* circuit, CRule c_rule)
+      : AttachedKey(pk), circuit_(circuit), c_rule_(c_rule) {}
   uint64_t device_bytes() const override { return 0; }
   std::string placement() const override { return "host"; }
+  bool computes_rows() const override { return circuit_ != nullptr; }
+  const r1cs::Circuit* circuit() const { return circuit_; }
+  CRule c_rule() const { return c_rule_; }
+
+ private:
+  const r1cs::Circuit* circuit_;
+  CRule c_rule_;
 };
 
 class CpuLane final : public Lane {
@@ -88,19 +99,26 @@ class CpuLane final : public Lane {
   CpuLane(ThreadPool* pool, std::shared_ptr<CpuH> h) : pool_(pool), h_(std::move(h)) {}
 
   Status stage(std::shared_ptr<const AttachedKey> key, const ProofInputs& in) override {
-    RETURN_IF_ERROR(check_inputs(key->pk(), in));
-    key_ = std::move(key);
+    auto ck = std::dynamic_pointer_cast<const CpuKey>(key);
+    if (!ck) return invalid_argument("lane.stage: the key was attached to another backend");
+    RETURN_IF_ERROR(check_inputs(key->pk(), in, ck->computes_rows()));
+    key_ = std::move(ck);
     in_ = in;
     return ok_status();
   }
 
   StatusOr<MsmSums> run() override {
     if (!key_) return failed_precondition("lane: nothing staged");
-    std::shared_ptr<const AttachedKey> key = std::move(key_);
+    std::shared_ptr<const CpuKey> key = std::move(key_);
     const ProvingKey& pk = key->pk();
     times_ = LaneTimes{};
     times_.plan = "cpu";
     auto t0 = std::chrono::steady_clock::now();
+    RowValues rows;
+    if (!in_.rows_given()) {
+      RETURN_IF_ERROR(compute_rows_here(*key, rows));
+      mark("matvec", t0);
+    }
     RETURN_IF_ERROR(h_->compute_h(pk.layout, pk.lg_n, in_.a, in_.b, in_.c));
     mark("h", t0);
     const msm::MsmOptions mo{.pool = pool_};
@@ -125,6 +143,18 @@ class CpuLane final : public Lane {
   const LaneTimes& times() const override { return times_; }
 
  private:
+  // a, b, c from the witness and the key's circuit (the matvec stage of
+  // prover.h, with the row check when asked), into `rows` and in_.
+  Status compute_rows_here(const CpuKey& key, RowValues& rows) {
+    ProveOptions o;
+    o.pool = pool_;
+    o.c_rule = key.c_rule();
+    o.check_satisfied = in_.check_rows;
+    ASSIGN_OR_RETURN(rows, compute_rows(key.pk(), *key.circuit(), in_.witness, o));
+    in_.a = rows.a, in_.b = rows.b, in_.c = rows.c;
+    return ok_status();
+  }
+
   void mark(const char* stage, std::chrono::steady_clock::time_point& t0) {
     auto t1 = std::chrono::steady_clock::now();
     times_.stages_ms.emplace_back(stage, std::chrono::duration<double, std::milli>(t1 - t0).count());
@@ -133,7 +163,7 @@ class CpuLane final : public Lane {
 
   ThreadPool* pool_;
   std::shared_ptr<CpuH> h_;
-  std::shared_ptr<const AttachedKey> key_;
+  std::shared_ptr<const CpuKey> key_;
   ProofInputs in_;
   LaneTimes times_;
 };
@@ -144,9 +174,10 @@ class CpuBackend final : public Backend {
       : pool_(pool ? pool : &default_thread_pool()), h_(std::make_shared<CpuH>(pool_)) {}
   std::string_view name() const override { return "cpu"; }
   std::string describe() const override { return "cpu (" + std::to_string(pool_->size()) + " threads)"; }
-  StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk, const AttachOptions&) override {
+  StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk, const AttachOptions& options) override {
     RETURN_IF_ERROR(pk.check_shape());
-    return std::shared_ptr<const AttachedKey>(std::make_shared<CpuKey>(pk));
+    if (options.circuit) RETURN_IF_ERROR(check_circuit_of(pk, *options.circuit));
+    return std::shared_ptr<const AttachedKey>(std::make_shared<CpuKey>(pk, options.circuit, options.c_rule));
   }
   StatusOr<std::unique_ptr<Lane>> make_lane() override {
     return std::unique_ptr<Lane>(std::make_unique<CpuLane>(pool_, h_));

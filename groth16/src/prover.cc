@@ -21,10 +21,7 @@ Fr nonzero_random(OsRng& rng) {
 
 Status check_inputs(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> w) {
   RETURN_IF_ERROR(pk.check_shape());
-  if (circuit.num_inputs() != pk.num_inputs || circuit.num_aux() != pk.num_aux)
-    return failed_precondition("circuit has " + std::to_string(circuit.num_inputs()) + " inputs and " +
-                               std::to_string(circuit.num_aux()) + " aux variables; the key expects " +
-                               std::to_string(pk.num_inputs) + " and " + std::to_string(pk.num_aux));
+  RETURN_IF_ERROR(check_circuit_of(pk, circuit));
   if (w.size() != pk.num_vars())
     return invalid_argument("witness has " + std::to_string(w.size()) + " values; the circuit has " +
                             std::to_string(pk.num_vars()) + " variables");
@@ -38,10 +35,6 @@ Status matvec(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<cons
               ThreadPool& pool, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
   uint64_t n = pk.domain_size();
   uint64_t m = circuit.num_constraints();
-  uint64_t rows = m + (pk.layout == KeyLayout::kBellperson ? pk.num_inputs : 0);
-  if (rows > n)
-    return failed_precondition("circuit has " + std::to_string(rows) + " rows (with input rows) but the key's domain holds " +
-                               std::to_string(n));
   if (a.size() != n || b.size() != n || c.size() != n)
     return invalid_argument("row buffers must have the domain size " + std::to_string(n));
   RETURN_IF_ERROR(r1cs::compute_abc(circuit, w, a.first(m), b.first(m), c.first(m), &pool));
@@ -59,6 +52,19 @@ Status matvec(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<cons
 }
 
 }  // namespace
+
+Status check_circuit_of(const ProvingKey& pk, const r1cs::Circuit& circuit) {
+  if (circuit.num_inputs() != pk.num_inputs || circuit.num_aux() != pk.num_aux)
+    return failed_precondition("circuit has " + std::to_string(circuit.num_inputs()) + " inputs and " +
+                               std::to_string(circuit.num_aux()) + " aux variables; the key expects " +
+                               std::to_string(pk.num_inputs) + " and " + std::to_string(pk.num_aux));
+  const uint64_t rows = circuit.num_constraints() + (pk.layout == KeyLayout::kBellperson ? pk.num_inputs : 0);
+  if (rows > pk.domain_size())
+    return failed_precondition("circuit has " + std::to_string(rows) +
+                               " rows (with input rows) but the key's domain holds " +
+                               std::to_string(pk.domain_size()));
+  return ok_status();
+}
 
 // A = α + A_m + r·δ,  B = β + B2_m + s·δ,  B1 = β1 + B1_m + s·δ1,
 // C = L_m + H_m + s·A + r·B1 − r·s·δ1.
@@ -104,7 +110,7 @@ StatusOr<RowValues> compute_rows(const ProvingKey& pk, const r1cs::Circuit& circ
 StatusOr<Proof> prove_on_lane(std::shared_ptr<const AttachedKey> key, const ProofInputs& in, const Blinding& blinding,
                               Lane& lane, const ProveOptions& options, StageTimes* times) {
   const ProvingKey& pk = key->pk();
-  RETURN_IF_ERROR(groth16::check_inputs(pk, in));
+  RETURN_IF_ERROR(groth16::check_inputs(pk, in, key->computes_rows()));
   StageTimes t = times ? *times : StageTimes{};
   TraceSpan stage_span(options.metrics, "prove.stage");
   RETURN_IF_ERROR(lane.stage(std::move(key), in));
@@ -137,11 +143,27 @@ StatusOr<Proof> prove_from_rows(const ProvingKey& pk, RowValues rows, std::span<
 StatusOr<Proof> prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::span<const Fr> witness,
                       const Blinding& blinding, Backend& backend, const ProveOptions& options, StageTimes* times) {
   TraceSpan total(options.metrics, "prove.total");
-  TraceSpan matvec_span(nullptr, "matvec");
-  ASSIGN_OR_RETURN(RowValues rows, compute_rows(pk, circuit, witness, options));
+  RETURN_IF_ERROR(check_inputs(pk, circuit, witness));
+  AttachOptions ao;
+  ao.circuit = &circuit;
+  ao.c_rule = options.c_rule;
+  ASSIGN_OR_RETURN(std::shared_ptr<const AttachedKey> key, backend.attach(pk, ao));
+  ASSIGN_OR_RETURN(std::unique_ptr<Lane> lane, backend.make_lane());
   StageTimes t;
-  t.matvec_s = matvec_span.stop();
-  ASSIGN_OR_RETURN(Proof proof, prove_from_rows(pk, std::move(rows), witness, blinding, backend, options, &t));
+  RowValues rows;
+  ProofInputs in{{}, {}, {}, witness};
+  const bool rows_on_lane = key->computes_rows();
+  if (rows_on_lane) {
+    // The lane makes a, b, c (on its device) and checks the rows there.
+    in.check_rows = options.check_satisfied && options.c_rule == CRule::kMatrix;
+  } else {
+    TraceSpan matvec_span(nullptr, "matvec");
+    ASSIGN_OR_RETURN(rows, compute_rows(pk, circuit, witness, options));
+    t.matvec_s = matvec_span.stop();
+    in = ProofInputs{rows.a, rows.b, rows.c, witness};
+  }
+  ASSIGN_OR_RETURN(Proof proof, prove_on_lane(std::move(key), in, blinding, *lane, options, &t));
+  if (rows_on_lane) t.matvec_s = t.lane.get("matvec") / 1000;
   t.total_s = total.stop();
   if (times) *times = t;
   return proof;

@@ -17,6 +17,7 @@
 #include "cuzk/groth16/setup.h"
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/r1cs/circuit.h"
+#include "cuzk/r1cs/eval.h"
 #include "cuzk/r1cs/synthetic.h"
 
 namespace cuzk::groth16::conformance {
@@ -110,6 +111,68 @@ inline void add_infinities(Case& c, uint64_t seed) {
   c.name += " with points at infinity";
 }
 
+// The key attached with its circuit: when the backend keeps it, the lane
+// makes a, b, c from the witness alone (on its device), checking the rows
+// first for CRule::kMatrix, and the proof equals the oracle's from host rows.
+inline void expect_rows_on_lane_match(Backend& backend, Lane& lane, Lane& olane,
+                                      const std::shared_ptr<const AttachedKey>& okey, const Case& c) {
+  AttachOptions ao;
+  ao.circuit = &c.prove_circuit;
+  ao.c_rule = c.c_rule;
+  auto key = backend.attach(c.pk, ao);
+  ASSERT_TRUE(key.ok()) << key.status().to_string();
+  if (!(*key)->computes_rows()) return;  // a streamed key keeps no circuit
+  const Blinding bl = Blinding::random();
+  ProveOptions po{.c_rule = c.c_rule};
+  for (int round = 0; round < 2; ++round) {
+    ProofInputs in{{}, {}, {}, c.witness};
+    in.check_rows = c.c_rule == CRule::kMatrix;
+    auto proof = prove_on_lane(*key, in, bl, lane, po);
+    ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+    RowValues rows = compute_rows(c.pk, c.prove_circuit, c.witness, po).value();
+    auto expect = prove_on_lane(okey, {rows.a, rows.b, rows.c, c.witness}, bl, olane, po);
+    ASSERT_TRUE(expect.ok()) << expect.status().to_string();
+    EXPECT_TRUE(*proof == *expect) << "rows made by the lane, round " << round << ": the proof differs from the oracle's";
+    EXPECT_GT(lane.times().get("matvec"), -1.0);
+  }
+}
+
+// A witness that breaks some rows, proved with rows made by the lane: the
+// lane names the first broken row as r1cs::is_satisfied does (INVALID_ARGUMENT).
+inline void expect_unsatisfied_named(Backend& backend, const Case& c, uint64_t seed) {
+  SCOPED_TRACE(c.name + " (broken witness) on " + std::string(backend.name()));
+  ASSERT_EQ(c.c_rule, CRule::kMatrix);
+  AttachOptions ao;
+  ao.circuit = &c.prove_circuit;
+  ao.c_rule = c.c_rule;
+  auto key = backend.attach(c.pk, ao);
+  ASSERT_TRUE(key.ok()) << key.status().to_string();
+  ASSERT_TRUE((*key)->computes_rows());
+  auto lane = backend.make_lane();
+  ASSERT_TRUE(lane.ok());
+  TestRng rng(seed);
+  std::vector<Fr> w = c.witness;
+  const uint64_t var = c.pk.num_inputs + rng() % c.pk.num_aux;
+  w[var] += Fr::one();
+  Status host = r1cs::is_satisfied(c.circuit, w);
+  ProofInputs in{{}, {}, {}, w};
+  in.check_rows = true;
+  auto proof = prove_on_lane(*key, in, Blinding::random(), **lane, {});
+  if (host.ok()) {
+    EXPECT_TRUE(proof.ok()) << proof.status().to_string();  // the variable was in no row
+    return;
+  }
+  ASSERT_FALSE(proof.ok());
+  EXPECT_EQ(proof.status().code(), StatusCode::kInvalidArgument) << proof.status().to_string();
+  const std::string head = host.message().substr(0, host.message().find(" is not satisfied"));
+  EXPECT_NE(proof.status().message().find(head + " is not satisfied"), std::string::npos)
+      << proof.status().message() << " / host: " << host.message();
+  // The lane is still usable.
+  ProofInputs good{{}, {}, {}, c.witness};
+  good.check_rows = true;
+  EXPECT_TRUE(prove_on_lane(*key, good, Blinding::random(), **lane, {}).ok());
+}
+
 // Proves `c` twice with each backend (the lanes are reused: a second proof
 // on the same buffers must be as right as the first) and compares.
 inline void expect_matches_oracle(Backend& backend, Backend& oracle, const Case& c) {
@@ -142,6 +205,7 @@ inline void expect_matches_oracle(Backend& backend, Backend& oracle, const Case&
       EXPECT_TRUE(pvk.verify(pub, *proof).value()) << "round " << round;
     }
   }
+  expect_rows_on_lane_match(backend, **lane, **olane, *okey, c);
 }
 
 // The cases up to a domain of 2^max_lg for both layouts.

@@ -194,6 +194,13 @@ TEST(CpuBackendConformance, StandardCases) {
     conformance::expect_matches_oracle(*cpu, *oracle, c);
 }
 
+TEST(CpuBackendConformance, RowsMadeByTheLaneNameTheBrokenConstraint) {
+  auto cpu = make_cpu_backend();
+  const uint64_t seed = cuzk::fresh_test_seed();
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 300, 2, 280, 0.8, seed);
+  for (uint64_t k = 0; k < 4; ++k) conformance::expect_unsatisfied_named(*cpu, c, seed + k);
+}
+
 TEST(CpuBackendConformance, LaneRejectsMismatchedInputs) {
   auto cpu = make_cpu_backend();
   conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 20, 1, 20, 0.5, cuzk::fresh_test_seed());
@@ -204,6 +211,14 @@ TEST(CpuBackendConformance, LaneRejectsMismatchedInputs) {
   Status s = lane->stage(key, {short_rows, rows, rows, c.witness});
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
   EXPECT_EQ(lane->run().status().code(), StatusCode::kFailedPrecondition);
+  // No rows, and a key attached without its circuit: nothing can make them.
+  s = lane->stage(key, {{}, {}, {}, c.witness});
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
+  // A circuit that is not the key's is refused at attach.
+  conformance::Case other = conformance::synthetic(KeyLayout::kBellperson, 20, 2, 21, 0.5, cuzk::fresh_test_seed());
+  AttachOptions ao;
+  ao.circuit = &other.prove_circuit;
+  EXPECT_EQ(cpu->attach(c.pk, ao).status().code(), StatusCode::kFailedPrecondition);
 }
 
 }  // namespace

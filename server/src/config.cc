@@ -238,6 +238,7 @@ Status read_engine(TomlReader& r, ServerConfig& c) {
     }
   }
   RETURN_IF_ERROR(r.size("pipeline", "vram_limit", &e.vram_limit_bytes));
+  RETURN_IF_ERROR(r.boolean("pipeline", "matvec_on_device", &e.matvec_on_device));
   RETURN_IF_ERROR(r.uint("scheduler", "max_queued_jobs", &e.max_queued_jobs, 1, 1'000'000));
   RETURN_IF_ERROR(r.uint("scheduler", "max_batch_size", &e.max_batch_size, 1, 1024));
   RETURN_IF_ERROR(r.uint("scheduler", "max_batch_wait_ms", &e.max_batch_wait_ms, 0, 60'000));

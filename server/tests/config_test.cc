@@ -56,6 +56,7 @@ workers_per_device = 4
 finalizer_threads = 2
 prover_threads = 8
 backend = "cpu"
+matvec_on_device = false
 [scheduler]
 max_queued_jobs = 7
 max_batch_size = 2
@@ -86,6 +87,7 @@ r1cs = "/k/x.r1cs"
   EXPECT_EQ(c->engine.key_host_budget_bytes, uint64_t(1) << 30);
   EXPECT_FALSE(c->engine.check_key_points);
   EXPECT_EQ(c->engine.workers_per_device, 4u);
+  EXPECT_FALSE(c->engine.matvec_on_device);
   EXPECT_EQ(c->engine.max_queued_jobs, 7u);
   EXPECT_FALSE(c->engine.self_verify);
   EXPECT_EQ(c->engine.cache_dir, "/var/cache/cuzk");
@@ -172,6 +174,7 @@ TEST(Config, InvalidValuesNameTheKey) {
   expect_key("[server]\nlisten = \"0.0.0.0:9000\"\n", "server.listen");
   expect_key("[server]\nlisten = \"unix://relative.sock\"\n", "server.listen");
   expect_key("[pipeline]\nbackend = \"tpu\"\n", "pipeline.backend");
+  expect_key("[pipeline]\nmatvec_on_device = \"yes\"\n", "pipeline.matvec_on_device");
   expect_key("[[circuits]]\nid = \"x\"\n", "circuits[0]");
   expect_key("[demo]\nlg_domain = 40\n", "demo.lg_domain");
   expect_key("[demo]\nzero_one_fraction = 2.0\n", "demo.zero_one_fraction");

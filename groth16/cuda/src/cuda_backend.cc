@@ -26,7 +26,7 @@ class CudaBackend final : public Backend {
            gpu::VramBudget::format_bytes(ctx_->budget.used()) + " in use)";
   }
   StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk, const AttachOptions& options) override {
-    ASSIGN_OR_RETURN(std::shared_ptr<const CudaKey> key, CudaKey::create(pk, ctx_, options.max_device_bytes));
+    ASSIGN_OR_RETURN(std::shared_ptr<const CudaKey> key, CudaKey::create(pk, ctx_, options));
     return std::shared_ptr<const AttachedKey>(std::move(key));
   }
   uint64_t resident_key_bytes(const ProvingKey& pk) const override { return cuda::resident_key_bytes(pk); }

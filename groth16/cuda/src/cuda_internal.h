@@ -17,6 +17,7 @@
 #include "cuzk/groth16/backend.h"
 #include "cuzk/groth16/cuda/cuda_backend.h"
 #include "cuzk/msm/cuda/msm.h"
+#include "cuzk/r1cs/cuda/matvec.h"
 
 namespace cuzk::groth16::cuda {
 
@@ -114,13 +115,20 @@ class CudaKey final : public AttachedKey {
  public:
   // Resident when its points fit max_device_bytes and, with one lane's
   // buffers, the budget (or when the placement says so).
+  // With options.circuit, a resident key also keeps the circuit's rows on
+  // the device when they fit beside it (within max_device_bytes and with one
+  // lane's buffers in the budget): computes_rows() then holds.
   static StatusOr<std::shared_ptr<const CudaKey>> create(const ProvingKey& pk, std::shared_ptr<DeviceContext> ctx,
-                                                         uint64_t max_device_bytes = UINT64_MAX);
+                                                         const AttachOptions& options = {});
 
-  uint64_t device_bytes() const override { return reservation_.bytes(); }
+  uint64_t device_bytes() const override { return reservation_.bytes() + rows_reservation_.bytes(); }
   std::string placement() const override { return placement_; }
+  bool computes_rows() const override { return rows_.has_value(); }
   bool resident() const { return resident_; }
   const KeyShape& shape() const { return shape_; }
+  // The circuit on the device. REQUIRES: computes_rows().
+  const r1cs::cuda::CircuitView& rows_view() const { return rows_->view(); }
+  CRule c_rule() const { return c_rule_; }
 
   // The bases as the MSMs take them: device memory (resident) or pinned
   // host memory (streamed).
@@ -136,6 +144,8 @@ class CudaKey final : public AttachedKey {
   explicit CudaKey(const ProvingKey& pk) : AttachedKey(pk) {}
   Status make_resident(const ProvingKey& pk);
   Status make_streamed(const ProvingKey& pk);
+  // Keeps `circuit` on the device when it fits; says which in placement_.
+  Status keep_rows(const r1cs::Circuit& circuit, uint64_t max_device_bytes);
   // Pins `bytes` at p (a large block in place; a small one copied into a
   // pinned buffer of its own, since small heap blocks may share pages) and
   // returns the pinned host address and its device address.
@@ -151,6 +161,9 @@ class CudaKey final : public AttachedKey {
   std::vector<gpu::HostRegistration> registrations_;
   std::vector<gpu::PinnedBuffer<uint8_t>> copies_;
   gpu::DeviceBuffer<uint32_t> idx_a_, idx_b_;
+  gpu::VramBudget::Reservation rows_reservation_;
+  std::optional<r1cs::cuda::DeviceCircuit> rows_;
+  CRule c_rule_ = CRule::kMatrix;
 };
 
 StatusOr<std::unique_ptr<Lane>> make_cuda_lane(std::shared_ptr<DeviceContext> ctx);

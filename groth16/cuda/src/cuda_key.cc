@@ -91,9 +91,40 @@ static uint64_t lane_bytes_needed(const KeyShape& rs, DeviceContext& ctx) {
   return (have_set ? 0 : set) + (ws > ws_have ? ws - ws_have : 0) + (1 << 16);
 }
 
+// The rows stay on the device beside a resident key when they fit the key's
+// share of the device (max_device_bytes) and leave one lane's buffers in the
+// budget; otherwise the host makes a, b, c (placement_ says why).
+Status CudaKey::keep_rows(const r1cs::Circuit& circuit, uint64_t max_device_bytes) {
+  const uint64_t need = r1cs::cuda::DeviceCircuit::device_bytes(circuit);
+  const uint64_t lane_bytes = lane_bytes_needed(shape_, *ctx_);
+  const uint64_t avail = ctx_->budget.available();
+  std::string why;
+  if (!resident_) {
+    why = "rows from the host (a streamed key leaves no room for the circuit)";
+  } else if (reservation_.bytes() + need > max_device_bytes) {
+    why = "rows from the host: key and circuit " + gib(reservation_.bytes() + need) + " exceed the " +
+          gib(max_device_bytes) + " left to them in the device's key budget";
+  } else if (need + lane_bytes > avail) {
+    why = "rows from the host: circuit " + gib(need) + " + lane " + gib(lane_bytes) + " exceed the " + gib(avail) +
+          " free of the device budget";
+  }
+  if (!why.empty()) {
+    placement_ += "; " + why;
+    return ok_status();
+  }
+  ASSIGN_OR_RETURN(rows_reservation_, ctx_->budget.reserve(need, "the circuit's rows"));
+  ASSIGN_OR_RETURN(gpu::Stream stream, gpu::Stream::create());
+  ASSIGN_OR_RETURN(r1cs::cuda::DeviceCircuit rows, r1cs::cuda::DeviceCircuit::upload(circuit, stream.get(), ctx_->pool));
+  rows_.emplace(std::move(rows));
+  placement_ += "; rows made on the device (circuit " + gib(need) + ")";
+  return ok_status();
+}
+
 StatusOr<std::shared_ptr<const CudaKey>> CudaKey::create(const ProvingKey& pk, std::shared_ptr<DeviceContext> ctx,
-                                                         uint64_t max_device_bytes) {
+                                                         const AttachOptions& options) {
+  const uint64_t max_device_bytes = options.max_device_bytes;
   RETURN_IF_ERROR(pk.check_shape());
+  if (options.circuit) RETURN_IF_ERROR(check_circuit_of(pk, *options.circuit));
   if (pk.num_vars() >= (uint64_t(1) << 31) || pk.domain_size() >= (uint64_t(1) << 31))
     return invalid_argument("the CUDA backend takes keys of fewer than 2^31 variables and domains below 2^31");
   ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx->ordinal));
@@ -131,6 +162,8 @@ StatusOr<std::shared_ptr<const CudaKey>> CudaKey::create(const ProvingKey& pk, s
   ASSIGN_OR_RETURN(key->idx_a_, upload_all(ia, stream.get()));
   ASSIGN_OR_RETURN(key->idx_b_, upload_all(ib, stream.get()));
   RETURN_IF_ERROR(stream.synchronize());
+  key->c_rule_ = options.c_rule;
+  if (options.circuit) RETURN_IF_ERROR(key->keep_rows(*options.circuit, max_device_bytes));
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   key->placement_ += " (attached in " + std::to_string(int(s * 1000)) + " ms)";
   return std::shared_ptr<const CudaKey>(std::move(key));

@@ -2,8 +2,11 @@
 // buffers, and the two plans of a proof (resident and streamed bases).
 //
 // Stream order of the resident plan (us: upload stream, cs: compute stream):
-//   stage:  us: a, b, c, w uploads, an event after each
-//   run:    cs: for a, b and c: wait its upload, transform it (so b and c
+//   stage:  us: a, b, c, w uploads, an event after each (only w when the key
+//           keeps its circuit on the device and the proof brings no rows)
+//   run:    [rows made here: cs: wait w → a, b, c = A·w, B·w, C·w, the rows
+//           past the circuit's, and the row check → first broken row to the host]
+//           cs: for a, b and c: wait its upload, transform it (so b and c
 //           arrive while a is transformed) → the element-wise step and,
 //           bellperson, the coset iNTT → [bellperson: h[n−1] to the host]
 //           cs: wait w → classify L, A, B → tail counts to the host → event E
@@ -31,6 +34,7 @@
 #include "cuzk/msm/cuda/split.h"
 #include "cuzk/ntt/cuda/ntt.h"
 #include "gather.h"
+#include "rows.h"
 
 namespace cuzk::groth16::cuda {
 namespace {
@@ -99,7 +103,9 @@ class CudaLane final : public Lane {
   Status upload_inputs(const KeyShape& s);
   Status upload(const Fr* host, size_t count, Fr* dst, gpu::Event& done);
   Status run_locked(const CudaKey& key);
+  Status make_rows(const CudaKey& key);
   Status h_step(const KeyShape& s);
+  Status check_witness(const KeyShape& s);
   Status classify_all(const CudaKey& key, const Fr* d_w);
   Status resident_msms(const CudaKey& key);
   Status streamed_msms(const CudaKey& key);
@@ -124,6 +130,8 @@ class CudaLane final : public Lane {
   gpu::PinnedBuffer<ec::G2Jacobian> h_res2_;
   gpu::PinnedBuffer<uint32_t> h_counts_;
   gpu::PinnedBuffer<Fr> h_last_;
+  gpu::DeviceBuffer<uint32_t> d_bad_;  // the first row that does not hold (rows made here)
+  gpu::PinnedBuffer<uint32_t> h_bad_;
 
   // The staged proof.
   std::shared_ptr<const CudaKey> key_;
@@ -133,6 +141,7 @@ class CudaLane final : public Lane {
   Workspace* ws_ = nullptr;  // during run
   std::array<QuerySplit, 3> split_;  // L, A, B
   Fr* d_w_ = nullptr;                // where w is on the device
+  bool rows_here_ = false;           // the lane makes a, b, c from w (the key keeps the circuit)
   LaneTimes times_;
   std::array<ec::G1Jacobian, kG1Slots> host_g1_{};
   std::array<ec::G2Jacobian, kG2Slots> host_g2_{};
@@ -154,6 +163,8 @@ Status CudaLane::init() {
   ASSIGN_OR_RETURN(h_res2_, gpu::PinnedBuffer<ec::G2Jacobian>::allocate(kG2Slots));
   ASSIGN_OR_RETURN(h_counts_, gpu::PinnedBuffer<uint32_t>::allocate(3));
   ASSIGN_OR_RETURN(h_last_, gpu::PinnedBuffer<Fr>::allocate(1));
+  ASSIGN_OR_RETURN(d_bad_, gpu::DeviceBuffer<uint32_t>::allocate(1));
+  ASSIGN_OR_RETURN(h_bad_, gpu::PinnedBuffer<uint32_t>::allocate(1));
   ctx_->lanes.fetch_add(1);
   return ok_status();
 }
@@ -311,7 +322,7 @@ Status CudaLane::stage(std::shared_ptr<const AttachedKey> key, const ProofInputs
   CUZK_NVTX_RANGE("lane.stage");
   auto ck = std::dynamic_pointer_cast<const CudaKey>(key);
   if (!ck) return invalid_argument("lane.stage: the key was attached to another backend");
-  RETURN_IF_ERROR(check_inputs(ck->pk(), in));
+  RETURN_IF_ERROR(check_inputs(ck->pk(), in, ck->computes_rows()));
   ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
   key_.reset();
   release_set();
@@ -323,6 +334,7 @@ Status CudaLane::stage(std::shared_ptr<const AttachedKey> key, const ProofInputs
   marks_used_ = 0;
   key_ = std::move(ck);
   in_ = in;
+  rows_here_ = !in.rows_given();
   ASSIGN_OR_RETURN(set_, take_set(s, false));
   if (set_ == nullptr) {
     times_.fallbacks.push_back("plain_path");  // uploaded inside run(), into the shared set
@@ -337,15 +349,17 @@ Status CudaLane::stage(std::shared_ptr<const AttachedKey> key, const ProofInputs
   return st;
 }
 
-// Queues the uploads of a, b, c (and, resident, w) into the held set, one
-// event each.
+// Queues the uploads of a, b, c (unless the lane makes them) and, resident,
+// w into the held set, one event each.
 Status CudaLane::upload_inputs(const KeyShape& s) {
   Fr* d_a = reinterpret_cast<Fr*>(set_->a.data());
   Fr* d_b = reinterpret_cast<Fr*>(set_->bc.data());
   RETURN_IF_ERROR(ev_up0_.record(us_));
-  RETURN_IF_ERROR(upload(in_.a.data(), s.n, d_a, ev_a_));
-  RETURN_IF_ERROR(upload(in_.b.data(), s.n, d_b, ev_b_));
-  RETURN_IF_ERROR(upload(in_.c.data(), s.n, d_b + s.n, ev_c_));
+  if (!rows_here_) {
+    RETURN_IF_ERROR(upload(in_.a.data(), s.n, d_a, ev_a_));
+    RETURN_IF_ERROR(upload(in_.b.data(), s.n, d_b, ev_b_));
+    RETURN_IF_ERROR(upload(in_.c.data(), s.n, d_b + s.n, ev_c_));
+  }
   if (s.resident) {
     d_w_ = reinterpret_cast<Fr*>(set_->w.data());
     RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
@@ -394,7 +408,7 @@ Status CudaLane::h_step(const KeyShape& s) {
   size_t ws = ws_->ntt.bytes();
   for (int i = 0; i < 3; ++i) {
     Fr* p = abc[i];
-    RETURN_IF_ERROR(cs_.wait(*arrived[i]));
+    if (!rows_here_) RETURN_IF_ERROR(cs_.wait(*arrived[i]));
     RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kInverse, Order::kNaturalToBitReversed, {}},
                                    ws_->ntt.data(), &ws, cs_.get()));
     RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kForward, Order::kBitReversedToNatural, shift},
@@ -407,6 +421,37 @@ Status CudaLane::h_step(const KeyShape& s) {
                                  ws_->ntt.data(), &ws, cs_.get()));
   return CUZK_CUDA_CHECK(
       cudaMemcpyAsync(h_last_.data(), d_a + (s.n - 1), sizeof(Fr), cudaMemcpyDeviceToHost, cs_.get()));
+}
+
+// a, b, c from w on the device (r1cs/cuda/matvec.h), as prover.h's
+// compute_rows makes them, and with in_.check_rows the index of the first
+// row that does not hold, to the host (read after ev_cls_).
+Status CudaLane::make_rows(const CudaKey& key) {
+  const KeyShape& s = key.shape();
+  const r1cs::cuda::CircuitView& rows = key.rows_view();
+  Fr* d_a = reinterpret_cast<Fr*>(set_->a.data());
+  Fr* d_b = reinterpret_cast<Fr*>(set_->bc.data());
+  Fr* d_c = d_b + s.n;
+  RETURN_IF_ERROR(cs_.wait(ev_w_));
+  RETURN_IF_ERROR(r1cs::cuda::compute_abc(rows, d_w_, d_a, d_b, d_c, cs_.get()));
+  const uint64_t input_rows = s.layout == KeyLayout::kBellperson ? s.num_inputs : 0;
+  RETURN_IF_ERROR(finish_rows(d_a, d_b, d_c, rows.rows, s.n, d_w_, input_rows,
+                              key.c_rule() == CRule::kProductOfAB, cs_.get()));
+  h_bad_[0] = UINT32_MAX;
+  if (!in_.check_rows || key.c_rule() != CRule::kMatrix) return ok_status();
+  RETURN_IF_ERROR(r1cs::cuda::first_unsatisfied(d_a, d_b, d_c, rows.rows, d_bad_.data(), cs_.get()));
+  return d_bad_.download(h_bad_.data(), 1, cs_.get());
+}
+
+// After ev_cls_: the row check's verdict (rows made here), then bellperson's
+// divisibility by Z.
+Status CudaLane::check_witness(const KeyShape& s) {
+  if (rows_here_ && h_bad_[0] != UINT32_MAX)
+    return invalid_argument("constraint " + std::to_string(h_bad_[0]) + " is not satisfied");
+  if (s.layout == KeyLayout::kBellperson && !h_last_[0].is_zero())
+    return failed_precondition(
+        "A·B − C is not divisible by Z: the witness does not satisfy the circuit (h has degree n − 1)");
+  return ok_status();
 }
 
 // The split outputs in the region b and c came in (after w in the streamed plan).
@@ -440,9 +485,7 @@ Status CudaLane::resident_msms(const CudaKey& key) {
   RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(key.h, d_h, s.n_h, r1 + kH, ws_->msm.data(), &ws, cs_.get()));
   RETURN_IF_ERROR(mark("msm_h"));
   RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes (the H MSM runs on)
-  if (s.layout == KeyLayout::kBellperson && !h_last_[0].is_zero())
-    return failed_precondition(
-        "A·B − C is not divisible by Z: the witness does not satisfy the circuit (h has degree n − 1)");
+  RETURN_IF_ERROR(check_witness(s));
   // Each query: the batch addition of its ones, then the MSM over its tail,
   // timed apart ("<query>.ones", "<query>.tail").
   auto query = [&](const ec::G1Affine* bases, const QuerySplit& q, uint32_t count, int ones, int tail,
@@ -517,9 +560,7 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
   ASSIGN_OR_RETURN(host_g1_[kH], ws_->sm1->run(key.h, d_h, s.n_h));
   host_mark("msm_h");
   RETURN_IF_ERROR(ev_cls_.synchronize());
-  if (s.layout == KeyLayout::kBellperson && !h_last_[0].is_zero())
-    return failed_precondition(
-        "A·B − C is not divisible by Z: the witness does not satisfy the circuit (h has degree n − 1)");
+  RETURN_IF_ERROR(check_witness(s));
   const ec::G1Affine* g1_bases[3] = {key.l, key.a, key.b1};
   const void* g1_dev[3] = {key.l_dev, key.a_dev, key.b1_dev};
   const int ones[3] = {kL1, kA1, kB11}, tails[3] = {kLt, kAt, kB1t};
@@ -577,6 +618,10 @@ StatusOr<MsmSums> CudaLane::run() {
 Status CudaLane::run_locked(const CudaKey& key) {
   const KeyShape& s = key.shape();
   RETURN_IF_ERROR(mark("start"));
+  if (rows_here_) {
+    RETURN_IF_ERROR(make_rows(key));
+    RETURN_IF_ERROR(mark("matvec"));
+  }
   RETURN_IF_ERROR(h_step(s));
   RETURN_IF_ERROR(mark("h"));
   const uint64_t nth = ctx_->runs.fetch_add(1) + 1;

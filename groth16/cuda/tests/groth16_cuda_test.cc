@@ -129,5 +129,38 @@ TEST(CudaProverErrors, UnsatisfiedWitnessIsReportedAndTheLaneGoesOn) {
   conformance::expect_matches_oracle(*gpu, *cpu, c);
 }
 
+// Rows made on the device from the witness: a broken witness is named by
+// its first broken constraint, as the host check names it, and the lane goes on.
+TEST(CudaProverErrors, RowsMadeOnTheDeviceNameTheBrokenConstraint) {
+  SKIP_WITHOUT_GPU();
+  auto gpu = cuda_backend(cuda::Placement::kAuto);
+  const uint64_t seed = cuzk::fresh_test_seed();
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 3000, 2, 2900, 0.8, seed);
+  for (uint64_t k = 0; k < 4; ++k) conformance::expect_unsatisfied_named(*gpu, c, seed + k);
+}
+
+// A key kept resident with its circuit counts the circuit in its device
+// bytes; under a budget with no room for the circuit the key stays resident
+// without it, and the lanes take rows from the host.
+TEST(CudaProverPlacement, CircuitKeptOnlyWhenItFits) {
+  SKIP_WITHOUT_GPU();
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 4000, 2, 4000, 0.9, cuzk::fresh_test_seed());
+  AttachOptions ao;
+  ao.circuit = &c.prove_circuit;
+  auto roomy = cuda_backend(cuda::Placement::kAuto);
+  uint64_t plain = roomy->attach(c.pk).value()->device_bytes();
+  auto with = roomy->attach(c.pk, ao).value();
+  EXPECT_TRUE(with->computes_rows()) << with->placement();
+  EXPECT_GT(with->device_bytes(), plain + c.prove_circuit.terms().size_bytes());
+  ao.max_device_bytes = plain + 1024;
+  auto capped = roomy->attach(c.pk, ao).value();
+  EXPECT_FALSE(capped->computes_rows()) << capped->placement();
+  EXPECT_NE(capped->placement().find("device-resident"), std::string::npos) << capped->placement();
+  auto streamed = cuda_backend(cuda::Placement::kStreamed);
+  ao.max_device_bytes = UINT64_MAX;
+  auto skey = streamed->attach(c.pk, ao).value();
+  EXPECT_FALSE(skey->computes_rows()) << skey->placement();
+}
+
 }  // namespace
 }  // namespace cuzk::groth16

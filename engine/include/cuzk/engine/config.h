@@ -104,6 +104,10 @@ struct EngineConfig {
   std::vector<std::string> devices = {"auto"};
   // Device memory the engine may use per GPU (0: its free memory at start).
   uint64_t vram_limit_bytes = 0;
+  // Keys are attached to GPUs with their circuits, so that a, b, c are made
+  // on the device from the witness (only the witness crosses PCIe) wherever
+  // the circuit fits beside a resident key; false: the host makes them.
+  bool matvec_on_device = true;
   // Backends for device names the engine does not know itself (tests: fake
   // devices with scripted latencies and faults, or a CUDA backend with faults
   // injected). Called once per such entry of `devices`; NOT_FOUND means "not

@@ -35,6 +35,7 @@
 #include "cuzk/base/thread_pool.h"
 #include "cuzk/ec/curves.h"
 #include "cuzk/groth16/keys.h"
+#include "cuzk/r1cs/circuit.h"
 
 namespace cuzk::groth16 {
 
@@ -45,12 +46,21 @@ struct MsmSums {
   ec::G2Jacobian b2;
 };
 
-// One proof's inputs after the matvec.
-//   a, b, c   the row values, domain size n each, zero-padded; run() clobbers them
+// One proof's inputs.
+//   a, b, c   the row values (prover.h, compute_rows), domain size n each,
+//             zero-padded; run() clobbers them. All three empty when the key
+//             computes them itself (AttachedKey::computes_rows()): the lane
+//             then makes them from the witness, on its device.
 //   witness   all num_vars values (1, inputs, aux)
+//   check_rows  with rows computed by the lane: first check a_i·b_i = c_i for
+//             every row of the circuit (only meaningful for CRule::kMatrix)
+//             and fail with INVALID_ARGUMENT "constraint <i> is not
+//             satisfied" (the smallest such i, as r1cs::is_satisfied says it)
 struct ProofInputs {
   std::span<Fr> a, b, c;
   std::span<const Fr> witness;
+  bool check_rows = false;
+  bool rows_given() const { return !a.empty() || !b.empty() || !c.empty(); }
 };
 
 // What a lane's last proof did: named stage times (device times from CUDA
@@ -87,6 +97,10 @@ class AttachedKey {
   // Where its points are and why ("host", "device-resident: ...", "streamed
   // from pinned host memory: ...").
   virtual std::string placement() const = 0;
+  // Whether lanes compute a, b, c from the witness themselves (the key was
+  // attached with its circuit and the device kept it): ProofInputs may then
+  // leave a, b and c empty.
+  virtual bool computes_rows() const { return false; }
 
  private:
   const ProvingKey* pk_;
@@ -98,8 +112,8 @@ class Lane {
   // Outside the device interlock: takes one proof under `key` and queues the
   // uploads of its inputs. REQUIRES: the spans of `in` stay valid and are not
   // touched by the caller until run() has returned (or the lane is
-  // destroyed); `key` is alive until then; the sizes match the key (checked:
-  // INVALID_ARGUMENT). Errors: RESOURCE_EXHAUSTED when the lane's workspace
+  // destroyed); `key` is alive until then; the sizes match the key, and a, b,
+  // c are empty only when key->computes_rows() (checked: INVALID_ARGUMENT). Errors: RESOURCE_EXHAUSTED when the lane's workspace
   // does not fit the device budget.
   virtual Status stage(std::shared_ptr<const AttachedKey> key, const ProofInputs& in) = 0;
   // Inside the device interlock: the H step and the five MSMs of the staged
@@ -159,6 +173,15 @@ struct AttachOptions {
   // The most device memory the key may hold: a key that needs more for its
   // points is streamed from host memory instead (keys.device_budget).
   uint64_t max_device_bytes = UINT64_MAX;
+  // The rows the key proves (prover.h: the circuit's own rows for a
+  // bellperson key, the key's A/B rows for a snarkjs key) and how c is made.
+  // When set, the backend may keep them beside the key so that its lanes
+  // compute a, b, c from the witness alone (AttachedKey::computes_rows()): on
+  // a GPU, when the key is resident and the rows fit beside it (they count in
+  // device_bytes() and against max_device_bytes). REQUIRES: *circuit outlives
+  // the attached key, and matches the key (checked: FAILED_PRECONDITION).
+  const r1cs::Circuit* circuit = nullptr;
+  CRule c_rule = CRule::kMatrix;
 };
 
 class Backend {
