@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "cuzk/base/random.h"
@@ -69,6 +70,10 @@ class DeviceMsmTest : public ::testing::Test {
     return r;
   }
 
+  // The streamed batch-addition tests' inputs (BitmapCase, below).
+  template <class Case>
+  void make_bitmap_case(Case& c);
+
   // Bases A + i·H (device generator, itself checked against the CPU in ec_cuda_test).
   // progression() from fresh random A and H, with the point at infinity at
   // index inf_at.
@@ -122,6 +127,36 @@ Jacobian<C> progression_msm(const Affine<C>& a, const Affine<C>& h, const std::v
 }
 
 using Curves = ::testing::Types<ec::G1Curve, ec::G2Curve>;
+// n = 5013 bases (a progression with the point at infinity at 70), a random
+// bitmap selecting about a quarter of them and the infinity, their sum, the
+// bases in pinned memory and the bitmap on the device.
+template <class C>
+struct BitmapCase {
+  size_t n = 5000 + 13;
+  std::vector<Affine<C>> bases;
+  std::vector<uint64_t> bitmap;
+  Jacobian<C> want;
+  StatusOr<gpu::PinnedBuffer<Affine<C>>> pinned = internal_error("not made");
+  StatusOr<gpu::DeviceBuffer<uint64_t>> dbitmap = internal_error("not made");
+};
+
+template <class C>
+template <class Case>
+void DeviceMsmTest<C>::make_bitmap_case(Case& c) {
+  TestRng rng(fresh_seed());
+  c.bases = progression_with_infinity(rng, c.n, 70);
+  c.bitmap.assign((c.n + 63) / 64, 0);
+  for (auto& w : c.bitmap) w = rng() & rng();  // about a quarter of the bits
+  c.bitmap[1] |= uint64_t(1) << 6;             // the point at infinity, selected
+  c.want = bitmap_sum(c.bases, c.bitmap, c.n);
+  c.pinned = gpu::PinnedBuffer<Affine<C>>::allocate(c.n);
+  c.dbitmap = gpu::DeviceBuffer<uint64_t>::allocate(c.bitmap.size());
+  ASSERT_TRUE(c.pinned.ok() && c.dbitmap.ok());
+  std::copy(c.bases.begin(), c.bases.end(), c.pinned->begin());
+  ASSERT_TRUE(c.dbitmap->upload(c.bitmap.data(), c.bitmap.size(), stream_.get()).ok());
+  ASSERT_TRUE(stream_.synchronize().ok());
+}
+
 TYPED_TEST_SUITE(DeviceMsmTest, Curves);
 
 TYPED_TEST(DeviceMsmTest, SmallSizesAndEdgeCasesMatchNaive) {
@@ -357,19 +392,15 @@ TYPED_TEST(DeviceMsmTest, StreamedMatchesResident) {
 // bitmap on the host and on the device, against a CPU sum.
 TYPED_TEST(DeviceMsmTest, StreamedBatchAddMatchesCpu) {
   using C = TypeParam;
-  TestRng rng(fresh_seed());
-  const size_t n = 5000 + 13;
-  const std::vector<Affine<C>> bases = this->progression_with_infinity(rng, n, 70);
-  std::vector<uint64_t> bitmap((n + 63) / 64);
-  for (auto& w : bitmap) w = rng() & rng();  // about a quarter of the bits
-  bitmap[1] |= uint64_t(1) << 6;             // the point at infinity, selected
-  const Jacobian<C> want = bitmap_sum(bases, bitmap, n);
-  auto pinned = gpu::PinnedBuffer<Affine<C>>::allocate(n);
-  auto dbitmap = gpu::DeviceBuffer<uint64_t>::allocate(bitmap.size());
-  ASSERT_TRUE(pinned.ok() && dbitmap.ok());
-  std::copy(bases.begin(), bases.end(), pinned->begin());
-  ASSERT_TRUE(dbitmap->upload(bitmap.data(), bitmap.size(), this->stream_.get()).ok());
-  ASSERT_TRUE(this->stream_.synchronize().ok());
+  BitmapCase<C> bc;
+  this->make_bitmap_case(bc);
+  if (::testing::Test::HasFatalFailure()) return;
+  const size_t n = bc.n;
+  const std::vector<Affine<C>>& bases = bc.bases;
+  const std::vector<uint64_t>& bitmap = bc.bitmap;
+  const Jacobian<C>& want = bc.want;
+  auto& pinned = bc.pinned;
+  auto& dbitmap = bc.dbitmap;
   for (size_t batch : {size_t(n), size_t(2560), size_t(2600), size_t(777), size_t(64), size_t(100000)}) {
     auto m = StreamedMsm<C>::create(batch);
     ASSERT_TRUE(m.ok()) << m.status().to_string();
@@ -385,6 +416,127 @@ TYPED_TEST(DeviceMsmTest, StreamedBatchAddMatchesCpu) {
   auto small = StreamedMsm<C>::create(63);
   ASSERT_TRUE(small.ok());
   EXPECT_FALSE(small->run_batch_add(pinned->data(), bitmap.data(), n).ok()) << "batch below one bitmap word";
+}
+
+// Lent memory against the owned memory and the resident msm(): 0, 1, 2 and
+// many batches of n points (n not a multiple of any batch), scalars staged
+// from the host and read in device memory, the lent region at an unaligned
+// start and exactly its reported size, poisoned before every run; one
+// borrowing object at every batch size (as the CUDA lane runs one object at
+// two); an owning object lent memory between runs on its own.
+TYPED_TEST(DeviceMsmTest, StreamedLentMatchesOwnedAndResident) {
+  using C = TypeParam;
+  TestRng rng(fresh_seed());
+  const Affine<C> a = random_point<C>(rng), h = random_point<C>(rng);
+  const size_t n = 5000 + 17;
+  const std::vector<Affine<C>> bases = this->progression(n, a, h);
+  std::vector<Fr> scalars(n);
+  for (auto& x : scalars) x = Fr::random(rng);
+  scalars[0] = Fr::zero(), scalars[1] = Fr::one(), scalars[n - 1] = -Fr::one();
+  auto pinned = gpu::PinnedBuffer<Affine<C>>::allocate(n);
+  auto dscalars = gpu::DeviceBuffer<Fr>::allocate(n);
+  ASSERT_TRUE(pinned.ok() && dscalars.ok());
+  std::copy(bases.begin(), bases.end(), pinned->begin());
+  ASSERT_TRUE(dscalars->upload(scalars.data(), n, this->stream_.get()).ok());
+  ASSERT_TRUE(this->stream_.synchronize().ok());
+  const Jacobian<C> want = progression_msm(a, h, scalars);
+  ASSERT_TRUE(this->device_msm(bases, scalars) == want) << "resident msm()";
+  auto borrowing = StreamedMsm<C>::create_borrowing();
+  ASSERT_TRUE(borrowing.ok()) << borrowing.status().to_string();
+  EXPECT_EQ(borrowing->run(pinned->data(), scalars.data(), n).status().code(), StatusCode::kFailedPrecondition);
+  struct Case {
+    size_t batch, batches;  // batches of n with the bases in host memory
+  };
+  for (const Case& c : {Case{4 * n, 1}, Case{n, 2}, Case{777, 8}, Case{64, 80}}) {
+    ASSERT_EQ(StreamedMsm<C>::plan_for(c.batch, false).count(n), c.batches) << "batch " << c.batch;
+    auto owned = StreamedMsm<C>::create(c.batch);
+    ASSERT_TRUE(owned.ok()) << owned.status().to_string();
+    for (bool stage : {true, false}) {
+      const Fr* sc = stage ? scalars.data() : dscalars->data();
+      const size_t need = StreamedMsm<C>::run_bytes(c.batch, stage);
+      ASSERT_GT(need, 0u);
+      EXPECT_LE(need, StreamedMsm<C>::device_bytes(c.batch));
+      if (!stage) {
+        EXPECT_LT(need, StreamedMsm<C>::run_bytes(c.batch, true));
+      }
+      auto mem = gpu::DeviceBuffer<uint8_t>::allocate(need + 8);
+      ASSERT_TRUE(mem.ok());
+      const LentMemory lent{mem->data() + 8, need, c.batch};
+      auto run = [&](StreamedMsm<C>& m, size_t count) {
+        EXPECT_TRUE(mem->fill_bytes(0xa5, this->stream_.get()).ok());  // poison
+        EXPECT_TRUE(this->stream_.synchronize().ok());
+        return m.run(pinned->data(), sc, count, lent);
+      };
+      const std::string what = "batch " + std::to_string(c.batch) + (stage ? ", host scalars" : ", device scalars");
+      auto r0 = run(*borrowing, 0);
+      ASSERT_TRUE(r0.ok() && r0->is_infinity()) << "zero batches, " << what;
+      auto r1 = run(*borrowing, n);
+      ASSERT_TRUE(r1.ok()) << r1.status().to_string();
+      EXPECT_TRUE(*r1 == want) << "borrowing, " << what;
+      auto r2 = run(*owned, n);
+      ASSERT_TRUE(r2.ok()) << r2.status().to_string();
+      EXPECT_TRUE(*r2 == want) << "owning object, lent memory, " << what;
+      auto r3 = owned->run(pinned->data(), sc, n);
+      ASSERT_TRUE(r3.ok()) << r3.status().to_string();
+      EXPECT_TRUE(*r3 == want) << "owning object, its own memory, " << what;
+      const LentMemory short_lent{mem->data() + 8, need - 1, c.batch};
+      EXPECT_EQ(borrowing->run(pinned->data(), sc, n, short_lent).status().code(), StatusCode::kInvalidArgument);
+    }
+  }
+}
+
+// The batch addition in lent memory against the owned memory and a CPU sum:
+// 0, 1, 2 and many batches, host and device bitmap, an unaligned poisoned
+// region of exactly the reported size.
+TYPED_TEST(DeviceMsmTest, StreamedLentBatchAddMatchesOwned) {
+  using C = TypeParam;
+  BitmapCase<C> bc;
+  this->make_bitmap_case(bc);
+  if (::testing::Test::HasFatalFailure()) return;
+  const size_t n = bc.n;
+  const std::vector<uint64_t>& bitmap = bc.bitmap;
+  const Jacobian<C>& want = bc.want;
+  auto& pinned = bc.pinned;
+  auto& dbitmap = bc.dbitmap;
+  auto borrowing = StreamedMsm<C>::create_borrowing();
+  ASSERT_TRUE(borrowing.ok()) << borrowing.status().to_string();
+  EXPECT_EQ(borrowing->run_batch_add(pinned->data(), bitmap.data(), n).status().code(),
+            StatusCode::kFailedPrecondition);
+  for (size_t batch : {size_t(20480), size_t(n), size_t(777), size_t(64)}) {
+    const size_t need = StreamedMsm<C>::batch_add_bytes(batch);
+    ASSERT_GT(need, 0u);
+    EXPECT_LE(need, StreamedMsm<C>::device_bytes(batch));
+    auto mem = gpu::DeviceBuffer<uint8_t>::allocate(need + 8);
+    auto owned = StreamedMsm<C>::create(batch);
+    ASSERT_TRUE(mem.ok() && owned.ok());
+    const LentMemory lent{mem->data() + 8, need, batch};
+    for (bool host_bitmap : {true, false}) {
+      const uint64_t* bm = host_bitmap ? bitmap.data() : dbitmap->data();
+      const std::string what = "batch " + std::to_string(batch) + (host_bitmap ? ", host bitmap" : ", device bitmap");
+      for (size_t count : {size_t(0), n}) {
+        ASSERT_TRUE(mem->fill_bytes(0xa5, this->stream_.get()).ok());  // poison
+        ASSERT_TRUE(this->stream_.synchronize().ok());
+        auto r = borrowing->run_batch_add(pinned->data(), bm, count, lent);
+        ASSERT_TRUE(r.ok()) << r.status().to_string();
+        EXPECT_TRUE(count == 0 ? r->is_infinity() : *r == want) << "borrowing, n " << count << ", " << what;
+      }
+      auto own = owned->run_batch_add(pinned->data(), bm, n);
+      ASSERT_TRUE(own.ok()) << own.status().to_string();
+      EXPECT_TRUE(*own == want) << "owning object, " << what;
+      auto via_owner = owned->run_batch_add(pinned->data(), bm, n, lent);
+      ASSERT_TRUE(via_owner.ok()) << via_owner.status().to_string();
+      EXPECT_TRUE(*via_owner == want) << "owning object, lent memory, " << what;
+    }
+    const LentMemory short_lent{mem->data() + 8, need - 1, batch};
+    EXPECT_EQ(borrowing->run_batch_add(pinned->data(), bitmap.data(), n, short_lent).status().code(),
+              StatusCode::kInvalidArgument);
+  }
+  auto mem = gpu::DeviceBuffer<uint8_t>::allocate(StreamedMsm<C>::device_bytes(64));
+  ASSERT_TRUE(mem.ok());
+  const LentMemory tiny{mem->data(), mem->bytes(), 63};
+  EXPECT_EQ(borrowing->run_batch_add(pinned->data(), bitmap.data(), n, tiny).status().code(),
+            StatusCode::kInvalidArgument)
+      << "batch below one bitmap word";
 }
 
 }  // namespace

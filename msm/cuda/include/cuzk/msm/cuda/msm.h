@@ -134,28 +134,67 @@ template <class C>
 Status batch_add(const ec::Affine<C>* d_bases, const uint64_t* d_bitmap, size_t n, ec::Jacobian<C>* d_result,
                  void* d_workspace, size_t* workspace_bytes, cudaStream_t stream);
 
+// Device memory a caller lends to one StreamedMsm run (the caller owns it):
+// the two slots' staging buffers, bucket sums, workspaces and results are
+// carved from [d_memory, d_memory + bytes) for batches of batch_size points.
+// Any alignment of d_memory will do (the sizes below count the padding).
+struct LentMemory {
+  void* d_memory = nullptr;
+  size_t bytes = 0;
+  size_t batch_size = 0;
+};
+
 // MSM over bases (and scalars) that live in host memory — pinned for full PCIe
-// speed — or on the device, in batches of batch_size points over two slots:
-// batch i is uploaded and accumulated on stream i&1; the host waits for batch
-// i−1 in iteration i (after batch i is queued) and for the last batch after
-// the loop only when there was at least one (gpu/batch_pipeline.h). In run()
-// each slot adds its batches into its own bucket sums (msm_accumulate), so the
-// slots never wait for each other; after the last batch its slot adds the other
-// slot's buckets into its own and reduces them once, and copies the result
-// into its pinned host buffer (a reduction per batch cost 42 ms each at c = 22
-// on an H200; the merge costs less than half of one: docs/perf.md §4).
-// run_batch_add() copies each batch's partial sum into pinned host buffer i&1
-// and the host adds them. Owns its streams and buffers; one run() at a time.
+// speed — or on the device, in batches of batch_size points over two slots.
+//
+// Deferred synchronisation (gpu/batch_pipeline.h): batch i is uploaded and
+// accumulated on stream i&1 and its result goes to pinned host buffer i&1;
+// the host waits for batch i−1 in iteration i (after batch i is queued) and
+// for the last batch after the loop only when there was at least one.
+// In run() each slot adds its batches into its own bucket sums
+// (msm_accumulate), so the slots never wait for each other; after the last
+// batch its slot adds the other slot's buckets into its own and reduces them
+// once, and copies the result into its pinned host buffer (a reduction per
+// batch cost 42 ms each at c = 22 on an H200; the merge costs less than half
+// of one: docs/perf.md §4). run_batch_add() copies each batch's partial sum
+// into pinned host buffer i&1 and the host adds them.
+//
+// Memory: the object owns its streams, events and pinned results. The
+// device memory of the slots is either its own (create(batch_size): one
+// allocation of device_bytes(batch_size)) or lent by the caller for one call
+// (the run()/run_batch_add() overloads taking a LentMemory; an object made by
+// create_borrowing() has none of its own). A lent call may use a batch size
+// other than the object's: the window size and the batch-affine rounds follow
+// the lent batch size as they follow create()'s.
+//
+// Host-synchronous: every run() and run_batch_add() returns, with a result
+// or an error, only once no work it queued still runs, so the caller may
+// reuse lent memory on any stream as soon as it returns (the CUDA lane
+// uploads the witness over the H MSM's lent memory on that guarantee).
+// Thread-compatible: one call at a time per object.
 template <class C>
 class StreamedMsm {
  public:
+  // Owns the slots' device memory for batches of batch_size points.
+  // Errors: INVALID_ARGUMENT (batch_size 0, invalid config), allocation errors.
   static StatusOr<StreamedMsm> create(size_t batch_size, const MsmConfig& config = {});
+  // Owns no device memory: every call lends it. `config` is what each lent
+  // call's configuration starts from.
+  static StatusOr<StreamedMsm> create_borrowing(const MsmConfig& config = {});
   // The device memory create() allocates for these arguments (0 when they are
-  // invalid), for budgets.
+  // invalid), for budgets. It also suffices as lent memory for either call
+  // with batches of batch_size points.
   static size_t device_bytes(size_t batch_size, const MsmConfig& config = {});
+  // Lent memory run() needs for batches of batch_size points: with
+  // stage_scalars false the scalars are in device memory and take no slot
+  // room. `config` must be the one the object was made with. 0 when invalid.
+  static size_t run_bytes(size_t batch_size, bool stage_scalars, const MsmConfig& config = {});
+  // Lent memory run_batch_add() needs for batches of batch_size points.
+  static size_t batch_add_bytes(size_t batch_size);
   StreamedMsm(StreamedMsm&&) noexcept = default;
   StreamedMsm& operator=(StreamedMsm&&) noexcept = default;
 
+  // The owned memory's batch size (0 for a borrowing object).
   size_t batch_size() const { return batch_size_; }
   // How n points are cut into batches. With the bases in host memory the
   // first batch is a quarter of a batch: its upload is the one nothing
@@ -169,35 +208,60 @@ class StreamedMsm {
     size_t begin(size_t i) const { return i == 0 ? 0 : batch(0) + (i - 1) * size; }
     size_t len(size_t i, size_t n) const { return std::min(batch(i), n - begin(i)); }
   };
-  Plan plan(bool bases_on_device) const;
+  static Plan plan_for(size_t batch_size, bool bases_on_device);
+  Plan plan(bool bases_on_device) const { return plan_for(batch_size_, bases_on_device); }
   size_t batches_for(size_t n, bool bases_on_device = false) const { return plan(bases_on_device).count(n); }
   // Σ scalars[i]·bases[i]; n == 0 gives the identity with no batch at all.
+  // The owned memory; FAILED_PRECONDITION for a borrowing object.
   StatusOr<ec::Jacobian<C>> run(const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n);
+  // The same in lent memory: REQUIRES lent.bytes ≥ run_bytes(lent.batch_size,
+  // scalars not in device memory, config), else INVALID_ARGUMENT.
+  StatusOr<ec::Jacobian<C>> run(const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n, const LentMemory& lent);
   // Σ bases[i] over i < n with bit i of `bitmap` set (the 0/1 split's batch
   // addition, batch_add above) with the bases streamed the same way. Batch
   // sizes (the plan's) are rounded down to multiples of 64 points, so that
   // each batch starts on a bitmap word; the bitmap ((n + 63) / 64 words) may be
-  // in host or device memory. INVALID_ARGUMENT when batch_size() < 64.
+  // in host or device memory. INVALID_ARGUMENT when the batch size is below
+  // 64; FAILED_PRECONDITION for a borrowing object.
   StatusOr<ec::Jacobian<C>> run_batch_add(const ec::Affine<C>* bases, const uint64_t* bitmap, size_t n);
+  // The same in lent memory: REQUIRES lent.bytes ≥
+  // batch_add_bytes(lent.batch_size), else INVALID_ARGUMENT.
+  StatusOr<ec::Jacobian<C>> run_batch_add(const ec::Affine<C>* bases, const uint64_t* bitmap, size_t n,
+                                          const LentMemory& lent);
 
  private:
+  // What a run reads and writes on the device for one slot (owned or lent).
+  struct SlotMemory {
+    void* buckets = nullptr;  // run(): this slot's bucket sums
+    size_t buckets_bytes = 0;
+    ec::Affine<C>* bases = nullptr;
+    ff::Fr* scalars = nullptr;  // null when the scalars are not staged
+    uint64_t* bitmap = nullptr;
+    void* workspace = nullptr;
+    size_t workspace_bytes = 0;
+    ec::Jacobian<C>* result = nullptr;
+  };
+  // One run's configuration and device memory.
+  struct Memory {
+    size_t batch_size = 0;
+    MsmConfig config;
+    std::array<SlotMemory, 2> slots;
+  };
   struct Slot {
     gpu::Stream stream;
     gpu::Event done;
-    gpu::Event accumulated;           // this slot's last msm_accumulate has finished
-    gpu::DeviceBuffer<uint8_t> buckets;  // run(): this slot's bucket sums
-    gpu::DeviceBuffer<ec::Affine<C>> bases;
-    gpu::DeviceBuffer<ff::Fr> scalars;
-    gpu::DeviceBuffer<uint64_t> bitmap;
-    gpu::DeviceBuffer<uint8_t> workspace;
-    gpu::DeviceBuffer<ec::Jacobian<C>> result;
+    gpu::Event accumulated;  // this slot's last msm_accumulate has finished
     gpu::PinnedBuffer<ec::Jacobian<C>> host_result;
   };
   StreamedMsm() = default;
-  Status launch_batch(size_t i, size_t count, size_t begin, size_t len, int slot, const ec::Affine<C>* bases, const ff::Fr* scalars,
-                      bool bases_on_device, bool scalars_on_device);
-  Status launch_batch_add(size_t begin, size_t len, int slot, const ec::Affine<C>* bases, const uint64_t* bitmap,
-                          bool bases_on_device, bool bitmap_on_device);
+  Status init_slots();
+  StatusOr<ec::Jacobian<C>> run_in(const Memory& m, const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n);
+  StatusOr<ec::Jacobian<C>> run_batch_add_in(const Memory& m, const ec::Affine<C>* bases, const uint64_t* bitmap,
+                                             size_t n);
+  Status launch_batch(const Memory& m, size_t i, size_t count, size_t begin, size_t len, int slot,
+                      const ec::Affine<C>* bases, const ff::Fr* scalars, bool bases_on_device, bool scalars_on_device);
+  Status launch_batch_add(const Memory& m, size_t begin, size_t len, int slot, const ec::Affine<C>* bases,
+                          const uint64_t* bitmap, bool bases_on_device, bool bitmap_on_device);
   // Waits for `slot`'s batch; with `add`, adds its result into *acc, else
   // (the last batch of run()) stores it there.
   Status collect(int slot, bool add, ec::Jacobian<C>* acc);
@@ -208,7 +272,9 @@ class StreamedMsm {
                                      const std::function<Status(size_t, size_t, size_t, int)>& launch);
 
   size_t batch_size_ = 0;
-  MsmConfig config_;
+  MsmConfig base_config_;  // what create() was given
+  gpu::DeviceBuffer<uint8_t> memory_;  // owned slots' memory (empty when borrowing)
+  Memory own_;                         // views into memory_
   std::array<Slot, 2> slots_;
 };
 
