@@ -16,11 +16,10 @@ StatusCode cuda_error_code(cudaError_t err) {
     case cudaErrorInvalidDevice:
     case cudaErrorNotSupported:
       return StatusCode::kUnavailable;
-    case cudaErrorInvalidValue:
-    case cudaErrorInvalidConfiguration:
-    case cudaErrorInvalidDevicePointer:
-    case cudaErrorInvalidMemcpyDirection:
-      return StatusCode::kInvalidArgument;
+    // A CUDA call with bad arguments (cudaErrorInvalidValue and the like)
+    // is a fault of the device code, never of a request: no request's bytes
+    // reach a CUDA call unchecked. INTERNAL keeps it apart from the
+    // INVALID_ARGUMENT a bad witness gets.
     default:
       return StatusCode::kInternal;
   }

@@ -30,7 +30,7 @@ TEST(GpuCheck, MapsErrorsToStatus) {
   EXPECT_EQ(oom.code(), StatusCode::kResourceExhausted);
   EXPECT_NE(oom.message().find("cudaErrorMemoryAllocation"), std::string::npos);
   EXPECT_NE(oom.message().find("gpu_test.cc"), std::string::npos);
-  EXPECT_EQ(CUZK_CUDA_CHECK(cudaErrorInvalidValue).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(CUZK_CUDA_CHECK(cudaErrorInvalidValue).code(), StatusCode::kInternal);
   EXPECT_EQ(CUZK_CUDA_CHECK(cudaErrorNoDevice).code(), StatusCode::kUnavailable);
 }
 

@@ -19,7 +19,8 @@ namespace cuzk::gpu {
 // OK for cudaSuccess; otherwise a Status naming the error, expression and place.
 Status cuda_status(cudaError_t err, const char* expr, const char* file, int line);
 
-// The canonical code a CUDA error maps to.
+// The canonical code a CUDA error maps to: RESOURCE_EXHAUSTED (out of
+// memory), UNAVAILABLE (no usable device), else INTERNAL.
 StatusCode cuda_error_code(cudaError_t err);
 
 }  // namespace cuzk::gpu
