@@ -74,7 +74,7 @@ struct RunResult {
   double attach_s = 0, per_job_s = 0, steady_per_job_s = 0, busy = 0, h_ms = 0, run_ms = 0, upload_gbps = 0;
   double device_matvec_ms = 0;
   uint64_t proofs = 0, failed = 0, rss_peak = 0, vram_peak = 0;
-  std::string placement, fallbacks, device, stages;
+  std::string placement, fallbacks, device, stages, device_stages;
 };
 
 // Device busy seconds so far, per device.
@@ -172,6 +172,11 @@ StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& sp
   };
   r.h_ms = stage_mean_ms("h");
   r.device_matvec_ms = stage_mean_ms("matvec");
+  for (const char* stage : {"upload", "matvec", "h", "classify", "msm_h", "msm_l.ones", "msm_l.tail", "msm_a.ones",
+                            "msm_a.tail", "msm_b1.ones", "msm_b1.tail", "msm_b2.ones", "msm_b2.tail"}) {
+    const double ms = stage_mean_ms(stage);
+    if (ms > 0) r.device_stages += std::string(stage) + " " + std::to_string(int(ms + 0.5)) + " ";
+  }
   r.upload_gbps = series(m1, "cuzk_upload_gigabytes_per_second{device=\"" + r.device + "\"}");
   const double prove_sum = series(m1, "cuzk_stage_seconds_sum{stage=\"prove\"}") - series(m0, "cuzk_stage_seconds_sum{stage=\"prove\"}");
   const double prove_cnt =
@@ -226,11 +231,12 @@ int run_pipeline_bench(const PipelineArgs& a) {
       std::printf("workers %u  limit %-8s  %.2f s/job (steady %.2f)  %u partitions/job  busy %.1f%%  "
                   "device matvec %.0f ms  H %.0f ms  "
                   "prove %.0f ms/partition  upload %.1f GB/s  RSS peak %.1f GiB  VRAM peak %.1f GiB  proofs %llu  "
-                  "failed %llu  fallbacks: %s\n  key: %s\n  mean ms per partition: %s\n",
+                  "failed %llu  fallbacks: %s\n  key: %s\n  mean ms per partition: %s\n  device ms per partition: %s\n",
                   w, limit ? gib(limit).c_str() : "none", r->per_job_s, r->steady_per_job_s, a.partitions,
                   100 * r->busy, r->device_matvec_ms, r->h_ms, r->run_ms, r->upload_gbps, double(r->rss_peak) / (1ull << 30),
                   double(r->vram_peak) / (1ull << 30), (unsigned long long)r->proofs, (unsigned long long)r->failed,
-                  r->fallbacks.empty() ? "none" : r->fallbacks.c_str(), r->placement.c_str(), r->stages.c_str());
+                  r->fallbacks.empty() ? "none" : r->fallbacks.c_str(), r->placement.c_str(), r->stages.c_str(),
+                  r->device_stages.c_str());
       std::fflush(stdout);
     }
   if (!a.json_out.empty()) {
@@ -240,7 +246,7 @@ int run_pipeline_bench(const PipelineArgs& a) {
         << ",\"vram_limit\":" << r.limit << ",\"s_per_job\":" << r.per_job_s << ",\"steady_s_per_job\":" << r.steady_per_job_s
         << ",\"gpu_busy\":" << r.busy << ",\"device_matvec_ms\":" << r.device_matvec_ms << ",\"h_ms\":" << r.h_ms << ",\"prove_ms\":" << r.run_ms
         << ",\"upload_gbps\":" << r.upload_gbps << ",\"rss_peak\":" << r.rss_peak << ",\"vram_peak\":" << r.vram_peak
-        << ",\"proofs\":" << r.proofs << ",\"failed\":" << r.failed << ",\"fallbacks\":\"" << r.fallbacks << "\",\"stages_ms\":\"" << r.stages << "\"}\n";
+        << ",\"proofs\":" << r.proofs << ",\"failed\":" << r.failed << ",\"fallbacks\":\"" << r.fallbacks << "\",\"stages_ms\":\"" << r.stages << "\",\"device_stages_ms\":\"" << r.device_stages << "\"}\n";
   }
   for (const auto& r : results)
     if (r.failed) return 1;

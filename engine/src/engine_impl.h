@@ -213,6 +213,7 @@ class Engine::Impl {
   // The matvec in the prover worker, for a device that does not make the
   // rows itself (after the preparation left them to the device).
   Status host_rows(Device* device, Partition& p);
+  Status rows_into_partition(Partition& p, std::span<const ff::Fr> witness);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
   // GPUs make a, b, c (where they can): preparation leaves the matvec to the
   // prover workers.

@@ -281,23 +281,8 @@ Status Engine::Impl::prepare_bench(Item& item) {
 // The witness rows were checked before (against the circuit's C rows when it
 // has them). REQUIRES on the CPU: `witness` is p.witness (the lane proves with it).
 Status Engine::Impl::matvec_of(Partition& p, const std::vector<ff::Fr>& witness) {
-  const LoadedCircuit& c = *p.key;
-  auto start = Clock::now();
-  groth16::ProveOptions options;
-  options.pool = pool_.get();
-  options.metrics = &metrics_;
-  options.c_rule = c.c_rule;
-  options.check_satisfied = false;
-  if (host_alloc_ != nullptr) {
-    RETURN_IF_ERROR(pin_witness(p, witness));
-    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size()));
-    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, witness, p.pinned[0].span(),
-                                               p.pinned[1].span(), p.pinned[2].span(), options));
-  } else {
-    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, witness, options));
-  }
-  p.matvec_ms = ms_between(start, Clock::now());
-  return ok_status();
+  RETURN_IF_ERROR(pin_witness(p, witness));
+  return rows_into_partition(p, witness);
 }
 
 // A device that cannot make a, b, c (its key is streamed, or the circuit did
@@ -312,6 +297,12 @@ Status Engine::Impl::host_rows(Device* device, Partition& p) {
     p.rows_unchecked = false;
   }
   if (!device->is_cpu()) count_fallback(device, "host_matvec");
+  return rows_into_partition(p, w);
+}
+
+// The host matvec into pinned a, b, c (a GPU uploads them) or p.rows (CPU).
+Status Engine::Impl::rows_into_partition(Partition& p, std::span<const ff::Fr> witness) {
+  const LoadedCircuit& c = *p.key;
   auto start = Clock::now();
   groth16::ProveOptions options;
   options.pool = pool_.get();
@@ -320,10 +311,10 @@ Status Engine::Impl::host_rows(Device* device, Partition& p) {
   options.check_satisfied = false;
   if (host_alloc_ != nullptr) {
     RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size()));
-    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, w, p.pinned[0].span(), p.pinned[1].span(),
-                                               p.pinned[2].span(), options));
+    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, witness, p.pinned[0].span(),
+                                               p.pinned[1].span(), p.pinned[2].span(), options));
   } else {
-    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, w, options));
+    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, witness, options));
   }
   p.matvec_ms = ms_between(start, Clock::now());
   return ok_status();

@@ -11,6 +11,7 @@
 #include "cuzk/groth16/cuda/cuda_backend.h"
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
+#include "cuzk/io/circom.h"
 #include "cuzk/io/snarkjs_json.h"
 #include "test_support.h"
 
@@ -94,8 +95,9 @@ class GpuFallbacks : public ::testing::Test {
 
   // An engine on one CUDA device made with `faults` (and `placement`).
   std::unique_ptr<Engine> make(groth16::cuda::CudaFaults faults, groth16::cuda::Placement placement,
-                               uint64_t vram_limit = 0) {
+                               uint64_t vram_limit = 0, bool matvec_on_device = true) {
     EngineConfig c = testing::base_config(dir_->path());
+    c.matvec_on_device = matvec_on_device;
     c.devices = {"cuda-test:0"};
     c.workers_per_device = 2;
     c.prover_threads = 0;
@@ -167,7 +169,7 @@ TEST_F(GpuFallbacks, NoneOnAPlainRunAndTheBudgetHolds) {
   auto e = make({}, groth16::cuda::Placement::kAuto);
   ASSERT_TRUE(e);
   EXPECT_EQ(prove(*e, 3), 0);
-  for (const char* cause : {"pinned_alloc", "pageable_upload", "plain_path", "key_streamed", "device_error"})
+  for (const char* cause : {"pinned_alloc", "pageable_upload", "plain_path", "key_streamed", "device_error", "host_matvec"})
     EXPECT_EQ(fallbacks(*e, cause), 0u) << cause;
   const EngineStatus st = e->status();
   ASSERT_EQ(st.device_status.size(), 1u);
@@ -177,6 +179,22 @@ TEST_F(GpuFallbacks, NoneOnAPlainRunAndTheBudgetHolds) {
   EXPECT_GT(d.busy_fraction, 0);
   ASSERT_EQ(d.keys.size(), 1u);
   EXPECT_NE(d.keys[0].placement.find("device-resident"), std::string::npos) << d.keys[0].placement;
+  // The circuit sits beside the key: only witnesses crossed PCIe (9 proofs).
+  EXPECT_NE(d.keys[0].placement.find("rows made on the device"), std::string::npos) << d.keys[0].placement;
+  auto w = io::parse_wtns(ByteSpan(reinterpret_cast<const uint8_t*>(wtns_.data()), wtns_.size()));
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(d.bytes_uploaded, 9 * w->size() * sizeof(ff::Fr));
+}
+
+// With matvec_on_device = false the host makes a, b, c and they cross PCIe.
+TEST_F(GpuFallbacks, RowsFromTheHostWhenAskedFor) {
+  auto e = make({}, groth16::cuda::Placement::kAuto, 0, false);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(prove(*e, 1), 0);
+  const DeviceStatus& d = e->status().device_status[0];
+  EXPECT_EQ(d.keys[0].placement.find("rows made on the device"), std::string::npos) << d.keys[0].placement;
+  EXPECT_GT(d.bytes_uploaded, 3 * 3 * (uint64_t(1) << 20) * sizeof(ff::Fr));
+  EXPECT_EQ(fallbacks(*e, "host_matvec"), 0u);
 }
 
 TEST_F(GpuFallbacks, PinnedMemoryRefused) {
@@ -206,6 +224,7 @@ TEST_F(GpuFallbacks, KeyStreamedAskedForAndByALimit) {
   ASSERT_TRUE(e);
   EXPECT_EQ(prove(*e, 2), 0);
   EXPECT_EQ(fallbacks(*e, "key_streamed"), 6u);
+  EXPECT_EQ(fallbacks(*e, "host_matvec"), 6u);  // a streamed key keeps no circuit
   e.reset();
   // A limit that the resident key and a lane exceed: streamed by the budget.
   auto limited = make({}, groth16::cuda::Placement::kAuto, uint64_t(400) << 20);

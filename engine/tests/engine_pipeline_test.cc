@@ -376,7 +376,9 @@ TEST_F(PipelineTest, PreloadPlacesTheKeyOnEveryDeviceAndEvictFreesIt) {
     const DeviceStatus* d = device_of(st, name);
     ASSERT_NE(d, nullptr);
     ASSERT_EQ(d->keys.size(), 1u) << name;
-    EXPECT_EQ(d->keys[0].device_bytes, fakes_.scripts.count(name) ? fakes_.scripts[name].key_bytes : FakeScript{}.key_bytes);
+    // The key's points and, beside them, its circuit (rows made on the device).
+    const FakeScript s = fakes_.scripts.count(name) ? fakes_.scripts[name] : FakeScript{};
+    EXPECT_EQ(d->keys[0].device_bytes, s.key_bytes + s.rows_bytes);
     EXPECT_GT(d->vram_used_bytes, 0u);
   }
   auto ev = e->evict("c1");

@@ -154,8 +154,10 @@ StatusOr<Proof> prove(const ProvingKey& pk, const r1cs::Circuit& circuit, std::s
   ProofInputs in{{}, {}, {}, witness};
   const bool rows_on_lane = key->computes_rows();
   if (rows_on_lane) {
-    // The lane makes a, b, c (on its device) and checks the rows there.
+    // The lane makes a, b, c (on its device) and checks the rows there; the
+    // stage boundary the host matvec would end is polled here.
     in.check_rows = options.check_satisfied && options.c_rule == CRule::kMatrix;
+    if (options.cancelled && options.cancelled()) return cancelled("proof cancelled before the matvec stage");
   } else {
     TraceSpan matvec_span(nullptr, "matvec");
     ASSIGN_OR_RETURN(rows, compute_rows(pk, circuit, witness, options));

@@ -36,10 +36,14 @@ struct KeyShape {
 KeyShape shape_of(const ProvingKey& pk, bool resident);
 
 // The streamed plan's batch sizes and the device bytes of one input set and
-// the workspace with them.
+// the workspace with them. Its MSMs run in the input set's buffers: the H MSM
+// in the b/c buffer (dead after the H step, before w is uploaded into it),
+// the batch additions and the tail MSMs in the a buffer (dead after the H
+// MSM).
 struct StreamedSizes {
-  size_t batch = 0;  // StreamedMsm batch (G1; G2 takes half)
-  size_t chunk = 0;  // tail points gathered at a time
+  size_t batch = 0;      // H MSM batch (G1), lent the b/c buffer
+  size_t add_batch = 0;  // batch additions' batch (G1; G2 takes half), lent the a buffer
+  size_t chunk = 0;      // tail points gathered at a time
   uint64_t bytes = 0;
   friend bool operator==(const StreamedSizes&, const StreamedSizes&) = default;
 };
@@ -48,17 +52,21 @@ struct InputSetBytes {
   uint64_t total() const { return a + bc + w; }
 };
 struct WorkspaceBytes {
-  uint64_t ntt = 0, cls = 0, msm = 0, ba = 0, sm = 0;
-  uint64_t total() const { return ntt + cls + msm + ba + sm; }
+  uint64_t ntt = 0, cls = 0, msm = 0, ba = 0;
+  uint64_t total() const { return ntt + cls + msm + ba; }
 };
 // `z` is ignored in the resident plan.
 InputSetBytes input_set_bytes(const KeyShape& s, const StreamedSizes& z);
-WorkspaceBytes workspace_bytes(const KeyShape& s, const StreamedSizes& z);
+WorkspaceBytes workspace_bytes(const KeyShape& s);
 // Device bytes of one input set and the workspace in the resident plan.
 uint64_t resident_lane_bytes(const KeyShape& s);
+// The streamed sizes with these batches (the batch additions' from the shape);
+// bytes = 0 when a batch is invalid.
 StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk);
-// The largest sizes (batches from 2^22, or the largest MSM when smaller, down
-// to 2^10) that fit in `available` bytes; bytes = 0 when none does.
+// The largest H batch (from 2^25, or the H MSM's size when smaller, down to
+// 2^10) with the largest tail chunk (no larger than the batch, from 2^22 or
+// the largest query, down to 2^20 before a smaller batch is tried) that fit
+// in `available` bytes; bytes = 0 when none does.
 StreamedSizes fit_streamed(const KeyShape& s, uint64_t available);
 
 // One proof's inputs on the device: held by a lane from stage() to the end
@@ -76,9 +84,10 @@ struct InputSet {
 struct Workspace {
   gpu::VramBudget::Reservation reservation;
   gpu::DeviceBuffer<uint8_t> ntt, cls, msm, ba;
+  // Streamed plan: streams, events and pinned results only (made by the
+  // first streamed run); their batches run in the input set's buffers.
   std::optional<msm::cuda::StreamedMsm<ec::G1Curve>> sm1;
   std::optional<msm::cuda::StreamedMsm<ec::G2Curve>> sm2;
-  size_t sm_batch = 0;
 };
 
 // What the backend's keys and lanes share. Thread-safe.

@@ -81,7 +81,7 @@ Status CudaKey::make_streamed(const ProvingKey& pk) {
 // the device has one of that size, and the workspace beyond what it holds.
 static uint64_t lane_bytes_needed(const KeyShape& rs, DeviceContext& ctx) {
   const uint64_t set = input_set_bytes(rs, {}).total();
-  const uint64_t ws = workspace_bytes(rs, {}).total();
+  const uint64_t ws = workspace_bytes(rs).total();
   const uint64_t ws_have = ctx.ws_bytes.load();
   bool have_set = false;
   {

@@ -15,10 +15,26 @@
 //           cs: for L, A, B1, B2: batch addition of the ones, tail MSM
 //           cs: results to the host; host waits for cs
 // The classification's outputs live in the buffer b and c came in (the H step
-// has consumed them by then). The streamed plan differs in that w is uploaded
-// into that buffer after the H step, and the MSMs run through StreamedMsm
-// (host-synchronous; batch i's upload overlaps batch i−1's accumulation) and,
-// for the tails, through gathers of the tail's points over PCIe in chunks.
+// has consumed them by then).
+//
+// Stream order of the streamed plan (s0, s1: the StreamedMsms' two slot
+// streams; every StreamedMsm call is host-synchronous, msm.h):
+//   stage:  us: a, b, c uploads, an event after each
+//   run:    cs: the H step as above → [bellperson: h[n−1] to the host]
+//           host: wait cs (the b/c buffer is dead; h is in a), check h[n−1]
+//           s0/s1: H MSM, bases from pinned host memory, batches in the b/c
+//                  buffer, scalars read in a → result to the host
+//           us: w into the b/c buffer (queued once the H MSM has returned)
+//           cs: wait w → classify L, A, B (outputs after w) → tail counts
+//           host: wait for the classification
+//           for L, A, B1, B2: s0/s1: batch addition of the ones, bases from
+//           pinned host memory, batches in the a buffer (dead once the H MSM
+//           has read its scalars); cs: the tail MSM, its points gathered over
+//           PCIe chunk by chunk into the end of the b/c buffer
+// The H MSM comes first so that its batches can take the whole b/c buffer
+// (a 2^27 domain under a 16 GiB budget: batches of 2^24 points, where
+// batches that had to fit beside the inputs and the workspace were 2^22 at
+// most), and the StreamedMsms need no memory of their own.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -108,6 +124,7 @@ class CudaLane final : public Lane {
   Status check_witness(const KeyShape& s);
   Status classify_all(const CudaKey& key, const Fr* d_w);
   Status resident_msms(const CudaKey& key);
+  Status streamed_plan(const CudaKey& key);
   Status streamed_msms(const CudaKey& key);
   template <class C>
   Status streamed_tail(const void* bases_dev, const QuerySplit& q, uint32_t count, const Fr* d_w,
@@ -119,7 +136,7 @@ class CudaLane final : public Lane {
 
   std::shared_ptr<DeviceContext> ctx_;
   gpu::Stream us_, cs_;
-  gpu::Event ev_a_, ev_b_, ev_c_, ev_w_, ev_h_, ev_cls_, ev_up0_, ev_up1_;
+  gpu::Event ev_a_, ev_b_, ev_c_, ev_w_, ev_cls_, ev_up0_, ev_up1_;
   std::vector<std::pair<std::string, gpu::Event>> marks_;  // timing events on cs, in order
   size_t marks_used_ = 0;
 
@@ -151,7 +168,7 @@ Status CudaLane::init() {
   ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
   ASSIGN_OR_RETURN(us_, gpu::Stream::create());
   ASSIGN_OR_RETURN(cs_, gpu::Stream::create());
-  for (gpu::Event* e : {&ev_a_, &ev_b_, &ev_c_, &ev_w_, &ev_h_, &ev_cls_}) {
+  for (gpu::Event* e : {&ev_a_, &ev_b_, &ev_c_, &ev_w_, &ev_cls_}) {
     ASSIGN_OR_RETURN(*e, gpu::Event::create(false));
   }
   ASSIGN_OR_RETURN(ev_up0_, gpu::Event::create(true));
@@ -207,7 +224,7 @@ StatusOr<InputSet*> CudaLane::take_set(const KeyShape& s, bool in_run) {
     std::erase_if(ctx_->sets, [&](const std::unique_ptr<InputSet>& x) {
       return !x->held && x->bytes.total() != need.total();
     });
-    const uint64_t ws_need = workspace_bytes(s, streamed_).total();
+    const uint64_t ws_need = workspace_bytes(s).total();
     uint64_t usable = ctx_->budget.available();
     const uint64_t ws_have = ctx_->ws_bytes.load();
     usable = usable + std::min(ws_have, ws_need) >= ws_need ? usable + std::min(ws_have, ws_need) - ws_need : 0;
@@ -272,39 +289,32 @@ void CudaLane::release_set() {
   set_ = nullptr;
 }
 
-// Grows the device's workspace to the shape's needs (never shrinks it).
+// Grows the device's workspace to the shape's needs (never shrinks it), and
+// makes the streamed plan's StreamedMsms (no device memory of their own).
 // REQUIRES: ctx_->run_mu held (nobody else uses the workspace).
 Status CudaLane::ensure_workspace(const KeyShape& s) {
   Workspace& w = ctx_->ws;
-  const WorkspaceBytes need = workspace_bytes(s, streamed_);
-  const bool sm_ok = s.resident || (w.sm1 && w.sm_batch >= streamed_.batch);
-  if (w.ntt.bytes() >= need.ntt && w.cls.bytes() >= need.cls && w.msm.bytes() >= need.msm &&
-      w.ba.bytes() >= need.ba && sm_ok)
+  if (!s.resident && !w.sm1) {
+    ASSIGN_OR_RETURN(auto sm1, msm::cuda::StreamedMsm<G1Curve>::create_borrowing());
+    ASSIGN_OR_RETURN(auto sm2, msm::cuda::StreamedMsm<G2Curve>::create_borrowing());
+    w.sm1.emplace(std::move(sm1));
+    w.sm2.emplace(std::move(sm2));
+  }
+  const WorkspaceBytes need = workspace_bytes(s);
+  if (w.ntt.bytes() >= need.ntt && w.cls.bytes() >= need.cls && w.msm.bytes() >= need.msm && w.ba.bytes() >= need.ba)
     return ok_status();
   const uint64_t ntt = std::max<uint64_t>({w.ntt.bytes(), need.ntt, 1}), cls = std::max<uint64_t>({w.cls.bytes(), need.cls, 1});
   const uint64_t ms = std::max<uint64_t>({w.msm.bytes(), need.msm, 1}), ba = std::max<uint64_t>({w.ba.bytes(), need.ba, 1});
-  const size_t batch = std::max(w.sm1 ? w.sm_batch : 0, s.resident ? 0 : streamed_.batch);
-  const uint64_t sm = batch == 0 ? 0
-                                 : msm::cuda::StreamedMsm<G1Curve>::device_bytes(batch) +
-                                       msm::cuda::StreamedMsm<G2Curve>::device_bytes(std::max<size_t>(batch / 2, 64));
   // The old buffers go first (nothing uses them while run_mu is held).
-  w.ntt.reset(), w.cls.reset(), w.msm.reset(), w.ba.reset(), w.sm1.reset(), w.sm2.reset();
-  w.sm_batch = 0;
+  w.ntt.reset(), w.cls.reset(), w.msm.reset(), w.ba.reset();
   w.reservation.release();
   ctx_->ws_bytes.store(0);
-  ASSIGN_OR_RETURN(w.reservation, ctx_->budget.reserve(ntt + cls + ms + ba + sm, "the device's run workspace"));
+  ASSIGN_OR_RETURN(w.reservation, ctx_->budget.reserve(ntt + cls + ms + ba, "the device's run workspace"));
   ctx_->ws_bytes.store(w.reservation.bytes());
   ASSIGN_OR_RETURN(w.ntt, gpu::DeviceBuffer<uint8_t>::allocate(ntt));
   ASSIGN_OR_RETURN(w.cls, gpu::DeviceBuffer<uint8_t>::allocate(cls));
   ASSIGN_OR_RETURN(w.msm, gpu::DeviceBuffer<uint8_t>::allocate(ms));
   ASSIGN_OR_RETURN(w.ba, gpu::DeviceBuffer<uint8_t>::allocate(ba));
-  if (batch > 0) {
-    ASSIGN_OR_RETURN(auto sm1, msm::cuda::StreamedMsm<G1Curve>::create(batch));
-    ASSIGN_OR_RETURN(auto sm2, msm::cuda::StreamedMsm<G2Curve>::create(std::max<size_t>(batch / 2, 64)));
-    w.sm1.emplace(std::move(sm1));
-    w.sm2.emplace(std::move(sm2));
-    w.sm_batch = batch;
-  }
   return ok_status();
 }
 
@@ -519,7 +529,9 @@ Status CudaLane::resident_msms(const CudaKey& key) {
 
 // Σ over the tail of one query with streamed bases: the tail's points and
 // scalars are gathered chunk by chunk into the lane's region (points read
-// over PCIe from the mapped host key) and summed by a device MSM each.
+// over PCIe from the mapped host key) and summed by a device MSM each, its
+// workspace in the a buffer (h is consumed, and the query's batch addition,
+// host-synchronous, is done with it). Host-synchronous.
 template <class C>
 Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint32_t count, const Fr* d_w,
                                ec::Jacobian<C>* acc) {
@@ -538,8 +550,8 @@ Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint3
     const uint32_t len = std::min<uint32_t>(uint32_t(streamed_.chunk), count - t0);
     RETURN_IF_ERROR(gather_points(bases_dev, sizeof(ec::Affine<C>), q.bufs.tail_points + t0, len, d_pts, cs_.get()));
     RETURN_IF_ERROR(msm::cuda::gather_scalars(d_w, q.bufs.tail_scalars + t0, len, d_sc, cs_.get()));
-    size_t ws = ws_->msm.bytes();
-    RETURN_IF_ERROR(msm::cuda::msm<C>(d_pts, d_sc, len, d_r, ws_->msm.data(), &ws, cs_.get()));
+    size_t ws = set_->a.bytes();  // the batch additions' room: they are done
+    RETURN_IF_ERROR(msm::cuda::msm<C>(d_pts, d_sc, len, d_r, set_->a.data(), &ws, cs_.get()));
     ec::Jacobian<C> part;
     RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemcpyAsync(&part, d_r, sizeof part, cudaMemcpyDeviceToHost, cs_.get())));
     RETURN_IF_ERROR(cs_.synchronize());
@@ -548,32 +560,51 @@ Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint3
   return ok_status();
 }
 
-Status CudaLane::streamed_msms(const CudaKey& key) {
+// The streamed plan after the H step (stream order at the top of this file).
+Status CudaLane::streamed_plan(const CudaKey& key) {
   const KeyShape& s = key.shape();
+  RETURN_IF_ERROR(cs_.synchronize());  // the H step: b and c are consumed, h is in a
+  RETURN_IF_ERROR(check_witness(s));
   const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
+  const msm::cuda::LentMemory bc{set_->bc.data(), set_->bc.bytes(), streamed_.batch};
+  ASSIGN_OR_RETURN(host_g1_[kH], ws_->sm1->run(key.h, d_h, s.n_h, bc));
+  RETURN_IF_ERROR(mark("msm_h"));  // recorded on the idle cs: the H MSM's end
+  // w goes where the H MSM's batches were. No event orders the upload after
+  // them: StreamedMsm::run is host-synchronous (msm.h), so none of its work
+  // still touches the b/c buffer once it has returned.
+  RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
+  RETURN_IF_ERROR(cs_.wait(ev_w_));
+  RETURN_IF_ERROR(classify_all(key, d_w_));
+  RETURN_IF_ERROR(mark("classify"));
+  RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes
+  return streamed_msms(key);
+}
+
+// The batch additions and the tails of L, A, B1 and B2 with streamed bases.
+// The batch additions run in the a buffer, in turn with the tails' MSMs
+// (each host-synchronous): the H MSM, which read h there, has returned.
+Status CudaLane::streamed_msms(const CudaKey& key) {
   auto t0 = std::chrono::steady_clock::now();
   auto host_mark = [&](const char* stage) {
     auto t1 = std::chrono::steady_clock::now();
     times_.stages_ms.emplace_back(stage, std::chrono::duration<double, std::milli>(t1 - t0).count());
     t0 = t1;
   };
-  ASSIGN_OR_RETURN(host_g1_[kH], ws_->sm1->run(key.h, d_h, s.n_h));
-  host_mark("msm_h");
-  RETURN_IF_ERROR(ev_cls_.synchronize());
-  RETURN_IF_ERROR(check_witness(s));
+  const msm::cuda::LentMemory a1{set_->a.data(), set_->a.bytes(), streamed_.add_batch};
+  const msm::cuda::LentMemory a2{set_->a.data(), set_->a.bytes(), std::max<size_t>(streamed_.add_batch / 2, 64)};
   const ec::G1Affine* g1_bases[3] = {key.l, key.a, key.b1};
   const void* g1_dev[3] = {key.l_dev, key.a_dev, key.b1_dev};
   const int ones[3] = {kL1, kA1, kB11}, tails[3] = {kLt, kAt, kB1t};
   const char* names[3] = {"msm_l", "msm_a", "msm_b1"};
   for (int q = 0; q < 3; ++q) {
     const QuerySplit& qs = split_[size_t(q)];
-    ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], ws_->sm1->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m));
+    ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], ws_->sm1->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m, a1));
     std::string part(names[q]);
     host_mark((part + ".ones").c_str());
     RETURN_IF_ERROR(streamed_tail<G1Curve>(g1_dev[q], qs, h_counts_[size_t(q)], d_w_, &host_g1_[size_t(tails[q])]));
     host_mark((part + ".tail").c_str());
   }
-  ASSIGN_OR_RETURN(host_g2_[kB21], ws_->sm2->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m));
+  ASSIGN_OR_RETURN(host_g2_[kB21], ws_->sm2->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m, a2));
   host_mark("msm_b2.ones");
   RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, &host_g2_[kB2t]));
   host_mark("msm_b2.tail");
@@ -604,7 +635,8 @@ StatusOr<MsmSums> CudaLane::run() {
     return st;
   }
   release_set();
-  // Device stage times (the streamed plan adds its MSM times from the host).
+  // Device stage times (the streamed plan adds its batch additions' and
+  // tails' times from the host).
   std::vector<std::pair<std::string, double>> host_stages = std::move(times_.stages_ms);
   times_.stages_ms.clear();
   RETURN_IF_ERROR(collect_marks());
@@ -631,18 +663,11 @@ Status CudaLane::run_locked(const CudaKey& key) {
                                                       cs_.get()));
     return injected.ok() ? internal_error("injected fault did not fail") : injected.with_context("injected fault");
   }
-  if (!s.resident) {
-    // w goes where b and c were, once the H step is done with them.
-    RETURN_IF_ERROR(ev_h_.record(cs_));
-    RETURN_IF_ERROR(us_.wait(ev_h_));
-    RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
-  }
+  if (!s.resident) return streamed_plan(key);
   RETURN_IF_ERROR(cs_.wait(ev_w_));
   RETURN_IF_ERROR(classify_all(key, d_w_));
   RETURN_IF_ERROR(mark("classify"));
-  if (s.resident) return resident_msms(key);
-  RETURN_IF_ERROR(cs_.synchronize());  // the H step and classification, timed by events
-  return streamed_msms(key);
+  return resident_msms(key);
 }
 
 MsmSums CudaLane::sums() const {

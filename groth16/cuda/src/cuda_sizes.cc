@@ -24,6 +24,46 @@ uint64_t max_msm_workspace(uint64_t m) {
 
 uint64_t split_bytes(uint64_t m) { return align((m + 63) / 64 * 8) + 2 * align(m * 4); }
 
+// The largest H batch tried: G1 2^27 measured fastest in batches of 2^25
+// (785 ms; 847 in batches of 2^26: docs/perf.md §4).
+constexpr int kMaxBatchLg = 25;
+// The largest tail chunk and batch addition batch. A chunk is one device MSM
+// with its own reduction; the batch additions are bound by PCIe, and a
+// batch of 2^24 G1 points (and 2^23 G2) in two slots fits the a buffer of a
+// 2^27 domain.
+constexpr int kMaxChunkLg = 22;
+constexpr int kMinChunkLg = 20;  // before a smaller H batch is tried
+constexpr int kMaxAddBatchLg = 24;
+
+// The smallest lg with 2^lg ≥ m, within [lo, hi].
+int ceil_lg(uint64_t m, int lo, int hi) {
+  int lg = lo;
+  while (lg < hi && (uint64_t(1) << lg) < m) ++lg;
+  return lg;
+}
+
+// Lent memory of the H MSM (its scalars stay in the a buffer) and of the
+// batch additions (G1, and G2 at half the batch).
+uint64_t h_msm_bytes(size_t batch) { return msm::cuda::StreamedMsm<ec::G1Curve>::run_bytes(batch, false); }
+uint64_t batch_add_bytes(size_t batch) {
+  return std::max(msm::cuda::StreamedMsm<ec::G1Curve>::batch_add_bytes(batch),
+                  msm::cuda::StreamedMsm<ec::G2Curve>::batch_add_bytes(std::max<size_t>(batch / 2, 64)));
+}
+
+// The tail MSMs' workspace: any chunk size up to `chunk`, G1 or G2.
+uint64_t tail_msm_bytes(size_t chunk) {
+  return align(std::max(max_msm_workspace<ec::G1Curve>(chunk), max_msm_workspace<ec::G2Curve>(chunk)));
+}
+
+// The batch additions' batch: the largest (up to 2^24, or the largest query
+// when smaller, down to 2^10) whose slots fit the a buffer as it is (n Fr).
+size_t add_batch_for(const KeyShape& s) {
+  const uint64_t room = align(s.n * kFr);
+  for (int lg = ceil_lg(std::max({s.m_l, s.m_a, s.m_b}), 10, kMaxAddBatchLg); lg > 10; --lg)
+    if (batch_add_bytes(size_t(1) << lg) <= room) return size_t(1) << lg;
+  return size_t(1) << 10;  // small domains: the a buffer grows to hold it
+}
+
 }  // namespace
 
 KeyShape shape_of(const ProvingKey& pk, bool resident) {
@@ -51,8 +91,12 @@ uint64_t resident_key_bytes(const ProvingKey& pk) {
 uint64_t all_split_bytes(const KeyShape& s) { return split_bytes(s.m_l) + split_bytes(s.m_a) + split_bytes(s.m_b); }
 
 // One proof's inputs on the device (the lane's "input set"): a, then b and c
-// (whose room the classification reuses), then w (resident plan; the
-// streamed plan puts w, the splits and the tail chunks where b and c were).
+// (whose room the classification reuses), then w (resident plan). The
+// streamed plan lends the b/c buffer to the H MSM's batches after the H step
+// and then puts w, the splits and the tail chunks there; once the H MSM has
+// read h from the a buffer, the batch additions and the tail MSMs (one at a
+// time) take turns in it as their workspace. Each buffer is the largest of
+// its uses.
 InputSetBytes input_set_bytes(const KeyShape& s, const StreamedSizes& z) {
   InputSetBytes b;
   b.a = align(s.n * kFr);
@@ -60,16 +104,20 @@ InputSetBytes input_set_bytes(const KeyShape& s, const StreamedSizes& z) {
     b.bc = std::max(align(2 * s.n * kFr), all_split_bytes(s)) + 4 * 256;
     b.w = align(s.num_vars * kFr);
   } else {
-    b.bc = std::max(align(2 * s.n * kFr), align(s.num_vars * kFr) + all_split_bytes(s) +
-                                              align(z.chunk * sizeof(ec::G2Affine)) + align(z.chunk * kFr)) +
+    b.a = std::max({b.a, align(batch_add_bytes(z.add_batch)), tail_msm_bytes(z.chunk)});
+    b.bc = std::max({align(2 * s.n * kFr),
+                     align(s.num_vars * kFr) + all_split_bytes(s) + align(z.chunk * sizeof(ec::G2Affine)) +
+                         align(z.chunk * kFr),
+                     align(h_msm_bytes(z.batch))}) +
            8 * 256;
   }
   return b;
 }
 
-// What run() alone uses (shared by a device's lanes): NTT, MSM and batch
-// addition workspaces (resident), or the streamed MSMs and the tail MSM's.
-WorkspaceBytes workspace_bytes(const KeyShape& s, const StreamedSizes& z) {
+// What run() alone uses (shared by a device's lanes): NTT and classification
+// workspaces, and the MSM and batch addition workspaces in the resident plan
+// (the streamed plan runs its MSMs in the input set's buffers).
+WorkspaceBytes workspace_bytes(const KeyShape& s) {
   WorkspaceBytes w;
   const uint64_t m_max = std::max({s.m_l, s.m_a, s.m_b, uint64_t(1)});
   w.ntt = align(ntt::cuda::ntt_workspace_bytes(s.lg_n));
@@ -79,35 +127,32 @@ WorkspaceBytes workspace_bytes(const KeyShape& s, const StreamedSizes& z) {
     w.msm = align(std::max(max_msm_workspace<ec::G1Curve>(m_g1), max_msm_workspace<ec::G2Curve>(s.m_b)));
     w.ba = align(std::max(msm::cuda::batch_add_workspace_bytes<ec::G1Curve>(m_g1),
                           msm::cuda::batch_add_workspace_bytes<ec::G2Curve>(s.m_b)));
-  } else {
-    w.msm = align(std::max(max_msm_workspace<ec::G1Curve>(z.chunk), max_msm_workspace<ec::G2Curve>(z.chunk)));
-    w.sm = align(msm::cuda::StreamedMsm<ec::G1Curve>::device_bytes(z.batch)) +
-           align(msm::cuda::StreamedMsm<ec::G2Curve>::device_bytes(std::max<size_t>(z.batch / 2, 64)));
   }
   return w;
 }
 
 uint64_t resident_lane_bytes(const KeyShape& s) {
-  return input_set_bytes(s, {}).total() + workspace_bytes(s, {}).total() + (1 << 16);
+  return input_set_bytes(s, {}).total() + workspace_bytes(s).total() + (1 << 16);
 }
 
 StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk) {
-  StreamedSizes z{batch, chunk, 0};
-  const uint64_t sm1 = msm::cuda::StreamedMsm<ec::G1Curve>::device_bytes(batch);
-  const uint64_t sm2 = msm::cuda::StreamedMsm<ec::G2Curve>::device_bytes(std::max<size_t>(batch / 2, 64));
-  if (sm1 == 0 || sm2 == 0) return z;
-  z.bytes = input_set_bytes(s, z).total() + workspace_bytes(s, z).total() + (1 << 16);
+  StreamedSizes z{batch, add_batch_for(s), chunk, 0};
+  if (h_msm_bytes(z.batch) == 0 || batch_add_bytes(z.add_batch) == 0) return z;
+  z.bytes = input_set_bytes(s, z).total() + workspace_bytes(s).total() + (1 << 16);
   return z;
 }
 
 StreamedSizes fit_streamed(const KeyShape& s, uint64_t available) {
-  // Batches no larger than the largest MSM needs.
-  const uint64_t m = std::max({s.n_h, s.m_l, s.m_a, s.m_b});
-  int top = 10;
-  while (top < 22 && (uint64_t(1) << top) < m) ++top;
+  // Batches no larger than the MSMs need. The H batch goes first: the H MSM
+  // streams n points, a tail some tenth of that, and a smaller chunk costs a
+  // tail little (2^22 → 2^20: more chunks of a quarter the size).
+  const int top = ceil_lg(s.n_h, 10, kMaxBatchLg);
+  const int top_chunk = ceil_lg(std::max({s.m_l, s.m_a, s.m_b}), 10, kMaxChunkLg);
   for (int lg = top; lg >= 10; --lg) {
-    StreamedSizes z = streamed_sizes(s, size_t(1) << lg, size_t(1) << lg);
-    if (z.bytes != 0 && z.bytes <= available) return z;
+    for (int lc = std::min(lg, top_chunk); lc >= std::min({lg, top_chunk, kMinChunkLg}); --lc) {
+      StreamedSizes z = streamed_sizes(s, size_t(1) << lg, size_t(1) << lc);
+      if (z.bytes != 0 && z.bytes <= available) return z;
+    }
   }
   return StreamedSizes{};
 }

@@ -3,7 +3,10 @@
 // from pinned host memory, larger domains, and the errors a lane reports.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "../../tests/backend_conformance.h"
+#include "../src/cuda_internal.h"
 #include "cuzk/base/random.h"
 #include "cuzk/gpu/device.h"
 #include "cuzk/groth16/cuda/cuda_backend.h"
@@ -160,6 +163,80 @@ TEST(CudaProverPlacement, CircuitKeptOnlyWhenItFits) {
   ao.max_device_bytes = UINT64_MAX;
   auto skey = streamed->attach(c.pk, ao).value();
   EXPECT_FALSE(skey->computes_rows()) << skey->placement();
+}
+
+// The streamed plan runs the H MSM right after the H step, its batches in
+// the b/c buffer, and only then uploads w there and classifies: the lane's
+// stage times come in that order. The proof matches the CPU's.
+TEST(CudaProverStreamed, HMsmBeforeTheWitnessUploadAndClassification) {
+  SKIP_WITHOUT_GPU();
+  auto gpu = cuda_backend(cuda::Placement::kStreamed);
+  ASSERT_NE(gpu, nullptr);
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 3000, 2, 3000, 0.8, cuzk::fresh_test_seed());
+  auto key = gpu->attach(c.pk).value();
+  EXPECT_NE(key->placement().find("streamed"), std::string::npos) << key->placement();
+  auto lane = gpu->make_lane().value();
+  RowValues rows = compute_rows(c.pk, c.prove_circuit, c.witness, {}).value();
+  auto proof = prove_on_lane(key, {rows.a, rows.b, rows.c, c.witness}, Blinding::random(), *lane);
+  ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+  const LaneTimes& t = lane->times();
+  EXPECT_EQ(t.plan, "streamed");
+  std::vector<std::string> names;
+  for (const auto& [name, ms] : t.stages_ms) names.push_back(name);
+  const std::vector<std::string> want = {"upload",      "h",           "msm_h",       "classify",
+                                         "msm_l.ones",  "msm_l.tail",  "msm_a.ones",  "msm_a.tail",
+                                         "msm_b1.ones", "msm_b1.tail", "msm_b2.ones", "msm_b2.tail"};
+  EXPECT_EQ(names, want);
+  auto cpu = make_cpu_backend();
+  conformance::expect_matches_oracle(*gpu, *cpu, c);
+}
+
+// With the H MSM first, the streamed plan checks h[n−1] (bellperson) before
+// it: a witness that does not satisfy the circuit is reported, and the lane
+// goes on.
+TEST(CudaProverStreamed, UnsatisfiedWitnessIsReportedAndTheLaneGoesOn) {
+  SKIP_WITHOUT_GPU();
+  auto gpu = cuda_backend(cuda::Placement::kStreamed);
+  ASSERT_NE(gpu, nullptr);
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 3000, 2, 3000, 0.8, cuzk::fresh_test_seed());
+  auto key = gpu->attach(c.pk).value();
+  auto lane = gpu->make_lane().value();
+  RowValues rows = compute_rows(c.pk, c.prove_circuit, c.witness, {}).value();
+  rows.c[17] += Fr::one();
+  auto bad = prove_on_lane(key, {rows.a, rows.b, rows.c, c.witness}, Blinding::random(), *lane);
+  EXPECT_EQ(bad.status().code(), StatusCode::kFailedPrecondition) << bad.status().to_string();
+  RowValues good = compute_rows(c.pk, c.prove_circuit, c.witness, {}).value();
+  EXPECT_TRUE(prove_on_lane(key, {good.a, good.b, good.c, c.witness}, Blinding::random(), *lane).ok());
+}
+
+// The streamed plan's sizes for a 2^27 PoRep partition (r1cs/src/porep_shape.cc)
+// under a 16 GiB budget (an H200 with --vram-limit 16GiB) less the key's
+// index lists: the H MSM's batches of 2^24 points take the b/c buffer
+// (2^25 would need two slots of ~9.7 GB). Needs the device: the MSM
+// workspace sizes come from CUB.
+TEST(CudaStreamedSizes, PoRep27Under16GiB) {
+  SKIP_WITHOUT_GPU();
+  cuda::KeyShape s;
+  s.lg_n = 27;
+  s.n = uint64_t(1) << 27;
+  s.n_h = s.n - 1;
+  s.num_vars = 130170221;
+  s.num_inputs = 328;
+  s.m_l = 130169893;
+  s.m_a = 129753620;
+  s.m_b = 33100000;
+  const uint64_t budget = uint64_t(16) << 30, key = (s.m_a + s.m_b) * 4 + 512;
+  const cuda::StreamedSizes z = cuda::fit_streamed(s, budget - key);
+  const cuda::InputSetBytes in = cuda::input_set_bytes(s, z);
+  std::printf("2^27 under 16 GiB: H batch %zu, batch additions %zu, chunk %zu; a %.3f GB, bc %.3f GB, "
+              "workspace %.3f GB, lane %.3f GB of %.3f GB\n",
+              z.batch, z.add_batch, z.chunk, double(in.a) / 1e9, double(in.bc) / 1e9,
+              double(cuda::workspace_bytes(s).total()) / 1e9, double(z.bytes) / 1e9, double(budget - key) / 1e9);
+  EXPECT_EQ(z.batch, size_t(1) << 24);
+  EXPECT_EQ(z.add_batch, size_t(1) << 24);
+  EXPECT_EQ(z.chunk, size_t(1) << 22);
+  EXPECT_GT(z.bytes, 0u);
+  EXPECT_LE(z.bytes, budget - key);
 }
 
 }  // namespace

@@ -17,8 +17,11 @@
 // (bitmaps of the ones, index lists of the tail), the H MSM, and for each of
 // L, A, B1 and B2 a batch addition of the ones plus an MSM over the tail. The
 // host waits once in the middle (for the tail sizes, while the H MSM runs)
-// and once at the end. Device buffers are allocated once per lane and key
-// shape, never per proof.
+// and once at the end. The streamed plan runs the H MSM first, its batches
+// in the buffer b and c came in, then uploads w there and classifies; its
+// batch additions and tail MSMs then work in the buffer a came in
+// (cuda_lane.cc). Device buffers are allocated once per lane and key shape,
+// never per proof.
 //
 // Budget: the device's free memory when the backend is made, lowered to
 // vram_limit_bytes when that is set (so that an H200 reproduces a 16 GB card);
