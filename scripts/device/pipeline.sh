@@ -21,7 +21,7 @@ if [[ ! -f build-dev/build.ninja ]]; then
   cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DCUZK_BUILD_SERVER=OFF > /tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
 fi
-targets="groth16_cuda_test engine_gpu_test engine_pipeline_test engine_test cuzk"
+targets=${TARGETS:-"groth16_cuda_test r1cs_cuda_test engine_gpu_test engine_pipeline_test engine_test cuzk"}
 if ! cmake --build build-dev -j 16 --target $targets -- -k 0 > "$OUT/build.log" 2>&1; then
   echo "BUILD FAILED:"; grep -E "error|FAILED" "$OUT/build.log" | head -30
 fi
@@ -44,7 +44,8 @@ while (( i < ${#args[@]} )); do
       echo "== bench pipeline --lg $lg --partitions $parts --jobs $jobs --workers $workers --vram-limit $limits"
       s=$(date +%s)
       timeout ${BENCH_TIMEOUT:-560} $cuzk bench pipeline --lg "$lg" --partitions "$parts" --jobs "$jobs" \
-        --workers "$workers" --vram-limit "$limits" ${BUDGET:+--budget $BUDGET} --json "$OUT/pipeline-$lg.json" \
+        --workers "$workers" --vram-limit "$limits" ${BUDGET:+--budget $BUDGET} --matvec ${MATVEC:-device} \
+        --json "$OUT/pipeline-$lg.json" \
         2> "$OUT/pipeline-$lg.err"
       echo "exit $?, $(( $(date +%s) - s )) s"
       grep -vE " info " "$OUT/pipeline-$lg.err" | tail -15

@@ -20,7 +20,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=c
 t0=$(date +%s)
 cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DCUZK_BUILD_SERVER=OFF > /tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
-targets="groth16_cuda_test msm_cuda_test ntt_cuda_test groth16_test r1cs_test engine_gpu_test engine_test cuzk"
+targets=${TARGETS:-"groth16_cuda_test r1cs_cuda_test msm_cuda_test ntt_cuda_test groth16_test r1cs_test engine_gpu_test engine_test cuzk"}
 if ! cmake --build build-dev -j 16 --target $targets -- -k 0 > "$OUT/build.log" 2>&1; then
   echo "BUILD FAILED:"; grep -E "error|FAILED" "$OUT/build.log" | head -30
 fi
@@ -34,7 +34,7 @@ for arg in "$@"; do
   esac
 done
 if [[ -n ${run_test:-} ]]; then
-  for t in ${TESTS:-groth16_cuda_test msm_cuda_test ntt_cuda_test r1cs_test engine_gpu_test engine_test}; do
+  for t in ${TESTS:-groth16_cuda_test r1cs_cuda_test msm_cuda_test ntt_cuda_test r1cs_test engine_gpu_test engine_test}; do
     s=$(date +%s)
     timeout 300 build-dev/tests/$t > "$OUT/$t.log" 2>&1
     echo "test $t: exit $?, $(( $(date +%s) - s )) s: $(grep -E '^\[  (PASSED|FAILED)' "$OUT/$t.log" | tr '\n' ' ')"
@@ -59,7 +59,8 @@ if [[ -n ${run_prove:-} ]]; then
 fi
 if [[ -n ${bench_lgs:-} ]]; then
   echo "== bench prove --backend cuda --shape porep --lg ${bench_lgs[*]}"
-  timeout 900 $cuzk bench prove --backend cuda --shape porep --lg "${bench_lgs[@]}" --runs 5 --json "$OUT/bench.json"
+  timeout 900 $cuzk bench prove --backend cuda --shape porep --lg "${bench_lgs[@]}" --runs ${RUNS:-5} \
+    --matvec ${MATVEC:-device} --json "$OUT/bench.json"
   echo "exit $?"
 fi
 if [[ -n ${limit_lgs:-} ]]; then
