@@ -10,10 +10,13 @@
 #include <map>
 #include <set>
 
+#include "cuzk/groth16/setup.h"
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/io/circom.h"
 #include "cuzk/io/snarkjs_json.h"
+#include "cuzk/r1cs/eval.h"
+#include "cuzk/r1cs/synthetic.h"
 #include "fake_device.h"
 #include "test_support.h"
 
@@ -289,6 +292,67 @@ TEST_F(PipelineTest, RowsFromTheHostWhenTheCircuitIsNotOnTheDevice) {
   expect_valid(*e, submit(*e, 1, 3), 1, 3);
   EXPECT_EQ(fakes_.log("fake:2").rows_made, 0u);
   EXPECT_EQ(fallbacks_of(e->status(), "fake:2", "host_matvec"), 0u);
+}
+
+// A bellperson key with its circuit (.params and .r1cs): the preparation
+// leaves the row check to the device that makes the rows. A witness that
+// breaks a row fails its job naming the constraint the host check names,
+// and is not counted as a device error; the next job proves.
+TEST_F(PipelineTest, TheDeviceChecksTheRowsAndNamesTheBrokenConstraint) {
+  const uint64_t seed = fresh_test_seed();
+  r1cs::SyntheticParams sp;
+  sp.num_constraints = 300;
+  sp.num_public_inputs = 2;
+  sp.num_aux = 280;
+  sp.seed = seed;
+  auto sc = r1cs::generate_synthetic(sp);
+  ASSERT_TRUE(sc.ok()) << sc.status().to_string();
+  auto pk = groth16::dev_setup(sc->circuit, {.layout = groth16::KeyLayout::kBellperson, .seed = seed});
+  ASSERT_TRUE(pk.ok()) << pk.status().to_string();
+  const std::string params = dir_->path() + "/checked.params", r1cs_path = dir_->path() + "/checked.r1cs";
+  ASSERT_TRUE(io::write_params(params, *pk).ok());
+  ASSERT_TRUE(io::write_circom_r1cs(sc->circuit, r1cs_path).ok());
+  std::vector<ff::Fr> bad = sc->witness;
+  TestRng rng(seed);
+  Status host = ok_status();
+  while (host.ok()) {  // a change some row notices
+    bad = sc->witness;
+    bad[sp.num_public_inputs + 1 + rng() % sp.num_aux] += ff::Fr::one();
+    host = r1cs::is_satisfied(sc->circuit, bad);
+  }
+  const std::string named = host.message().substr(0, host.message().find(" is not satisfied"));
+  EngineConfig c = config({"fake:0"}, 1);
+  CircuitSpec spec;
+  spec.id = "checked";
+  spec.params = params;
+  spec.r1cs = r1cs_path;
+  c.circuits = {spec};
+  auto e = make(c);
+  ASSERT_TRUE(e);
+  auto submit_w = [&](const std::vector<ff::Fr>& w) {
+    JobRequest r;
+    r.kind = ProofKind::kGroth16Circuit;
+    r.circuit_id = "checked";
+    const std::vector<uint8_t> bytes = io::serialize_wtns(w);
+    r.witnesses = {std::string(bytes.begin(), bytes.end())};
+    auto s = e->submit(r);
+    EXPECT_TRUE(s.ok()) << s.status().to_string();
+    return s.ok() ? e->await(s->job_id, std::nullopt) : StatusOr<JobResult>(s.status());
+  };
+  auto failed = submit_w(bad);
+  ASSERT_TRUE(failed.ok());
+  EXPECT_EQ(failed->outcome, JobOutcome::kFailed);
+  EXPECT_NE(failed->error_message.find(named + " is not satisfied"), std::string::npos)
+      << failed->error_message << " / host: " << host.message();
+  auto good = submit_w(sc->witness);
+  ASSERT_TRUE(good.ok());
+  ASSERT_EQ(good->outcome, JobOutcome::kCompleted) << good->error_message;
+  auto proof = io::parse_proof(ByteSpan(reinterpret_cast<const uint8_t*>(good->proof.data()), good->proof.size()));
+  ASSERT_TRUE(proof.ok());
+  const std::vector<ff::Fr> pub(sc->witness.begin() + 1, sc->witness.begin() + 1 + long(sp.num_public_inputs));
+  EXPECT_TRUE(groth16::verify(pk->vk, pub, *proof).value());
+  EXPECT_EQ(fakes_.log("fake:0").rows_made, 2u);
+  EXPECT_EQ(fallbacks_of(e->status(), "fake:0", "device_error"), 0u);
 }
 
 TEST_F(PipelineTest, TwoWorkersOnABudgetForOneSetShareItAndNeverExceedTheBudget) {
