@@ -288,7 +288,7 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   const bool have_rows = !p.rows.a.empty() || !p.pinned[0].span().empty();
   if (!have_rows && !key->computes_rows()) RETURN_IF_ERROR(host_rows(device, p));
   groth16::ProofInputs in;
-  in.witness = p.pinned[3].span().empty() ? std::span<const ff::Fr>(p.witness) : std::span<const ff::Fr>(p.pinned[3].span());
+  in.witness = witness_of(p);
   if (!p.rows.a.empty()) {
     in.a = p.rows.a, in.b = p.rows.b, in.c = p.rows.c;
   } else if (!p.pinned[0].span().empty()) {
@@ -320,8 +320,8 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   if (!sums.ok()) {
     // FAILED_PRECONDITION, or INVALID_ARGUMENT from the device's row check:
     // the witness does not satisfy the circuit (the input's fault). Anything
-    // else from inside the device region is the device's (a CUDA error maps
-    // to whatever code its kind suggests).
+    // else from inside the device region is the device's (CUDA errors map to
+    // INTERNAL, RESOURCE_EXHAUSTED or UNAVAILABLE, never to those two).
     const StatusCode code = sums.status().code();
     if (code == StatusCode::kFailedPrecondition || code == StatusCode::kInvalidArgument) return sums.status();
     // A device error: this job fails, its memory goes back, the device serves the others.

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -63,6 +64,11 @@ struct Partition {
   KeyLease key;
   groth16::Proof proof;
 };
+
+// The witness a partition proves with: its pinned copy (GPU devices) or p.witness.
+inline std::span<const ff::Fr> witness_of(const Partition& p) {
+  return p.pinned[3].span().empty() ? std::span<const ff::Fr>(p.witness) : std::span<const ff::Fr>(p.pinned[3].span());
+}
 
 struct Job {
   std::string id, request_id, circuit_id;

@@ -290,8 +290,7 @@ Status Engine::Impl::matvec_of(Partition& p, const std::vector<ff::Fr>& witness)
 // (outside the device interlock), with the row check the preparation left.
 Status Engine::Impl::host_rows(Device* device, Partition& p) {
   const LoadedCircuit& c = *p.key;
-  const std::span<const ff::Fr> w =
-      p.pinned[3].span().empty() ? std::span<const ff::Fr>(p.witness) : std::span<const ff::Fr>(p.pinned[3].span());
+  const std::span<const ff::Fr> w = witness_of(p);
   if (p.rows_unchecked) {
     RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, w, pool_.get()));
     p.rows_unchecked = false;
