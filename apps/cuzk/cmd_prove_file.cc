@@ -102,12 +102,8 @@ StatusOr<groth16::Proof> prove_on_backend(groth16::Backend& backend, const Loade
   *attach_s = attach.stop();
   if (backend.name() != "cpu") std::fprintf(stderr, "cuzk prove: key %s\n", attached->placement().c_str());
   groth16::ProveOptions po{.pool = pool, .c_rule = key.c_rule, .check_satisfied = false};
-  if (attached->computes_rows()) {
-    ASSIGN_OR_RETURN(groth16::Proof proof, groth16::prove_on_lane(attached, {{}, {}, {}, witness},
-                                                                  groth16::Blinding::random(), *lane, po, times));
-    times->matvec_s = times->lane.get("matvec") / 1000;
-    return proof;
-  }
+  if (attached->computes_rows())
+    return groth16::prove_on_lane(attached, {{}, {}, {}, witness}, groth16::Blinding::random(), *lane, po, times);
   const uint64_t n = key.pk.domain_size();
   ASSIGN_OR_RETURN(groth16::HostBuffer a, backend.allocate_inputs(n));
   ASSIGN_OR_RETURN(groth16::HostBuffer b, backend.allocate_inputs(n));

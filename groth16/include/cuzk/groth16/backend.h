@@ -113,12 +113,15 @@ class Lane {
   // uploads of its inputs. REQUIRES: the spans of `in` stay valid and are not
   // touched by the caller until run() has returned (or the lane is
   // destroyed); `key` is alive until then; the sizes match the key, and a, b,
-  // c are empty only when key->computes_rows() (checked: INVALID_ARGUMENT). Errors: RESOURCE_EXHAUSTED when the lane's workspace
-  // does not fit the device budget.
+  // c are empty only when key->computes_rows() (checked: INVALID_ARGUMENT).
+  // Errors: RESOURCE_EXHAUSTED when the lane's workspace does not fit the
+  // device budget.
   virtual Status stage(std::shared_ptr<const AttachedKey> key, const ProofInputs& in) = 0;
   // Inside the device interlock: the H step and the five MSMs of the staged
-  // proof. Errors: FAILED_PRECONDITION when A·B − C is not divisible by Z
-  // (bellperson keys: the witness does not satisfy the circuit),
+  // proof (first the rows, when the lane makes them). Errors:
+  // INVALID_ARGUMENT "constraint <i> is not satisfied" from the row check
+  // (ProofInputs::check_rows), FAILED_PRECONDITION when A·B − C is not
+  // divisible by Z (bellperson keys: the witness does not satisfy the circuit),
   // FAILED_PRECONDITION when nothing is staged, device errors (the lane stays
   // usable for the next proof).
   virtual StatusOr<MsmSums> run() = 0;

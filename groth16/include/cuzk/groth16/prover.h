@@ -64,6 +64,8 @@ Status compute_rows_into(const ProvingKey& pk, const r1cs::Circuit& circuit, std
 // The stages after matvec on a lane: stage, run (H and the MSMs), assembly.
 // `in` is clobbered (backend.h). REQUIRES: in from compute_rows(_into) for
 // the same key, circuit and witness.
+// With `in` carrying no rows (the key computes them) times->matvec_s is the
+// lane's own matvec time, part of its run.
 StatusOr<Proof> prove_on_lane(std::shared_ptr<const AttachedKey> key, const ProofInputs& in, const Blinding& blinding,
                               Lane& lane, const ProveOptions& options = {}, StageTimes* times = nullptr);
 
