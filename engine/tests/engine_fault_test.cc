@@ -221,7 +221,7 @@ TEST_F(EngineFaultTest, MemoryComesBackAfterQueueFloods) {
     for (const auto& id : ids) EXPECT_TRUE(e->cancel(id).ok());
   }
   double now = 0;
-  EXPECT_TRUE(testing::wait_until([&] { return (now = rss_mb()) < baseline + 64; }, 10s))
+  EXPECT_TRUE(testing::wait_until([&] { return (now = rss_mb()) < baseline + 64; }, 30s))
       << "RSS " << now << " MB, baseline " << baseline << " MB";
   expect_proves(*e);
 }

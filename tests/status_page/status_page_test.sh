@@ -48,7 +48,9 @@ url=$(grep -o "http://127.0.0.1:[0-9]*" "$work/serve.out" | head -1)
 ok_job=$(grep -o "job-[a-z0-9]*-[0-9]*" "$work/ok.err" | head -1)
 cp "$work/w.wtns" "$work/bad.wtns"
 size=$(stat -c %s "$work/bad.wtns")
-printf '\x05' | dd of="$work/bad.wtns" bs=1 seek=$((size - 32)) conv=notrunc status=none
+# Xor the value's low byte (an overwrite could leave it as it was).
+byte=$(od -An -tu1 -j $((size - 32)) -N1 "$work/bad.wtns" | tr -d ' ')
+printf "\\x$(printf '%02x' $((byte ^ 5)))" | dd of="$work/bad.wtns" bs=1 seek=$((size - 32)) conv=notrunc status=none
 if "$cuzk" prove --addr "$addr" --circuit demo --wtns "$work/bad.wtns" 2> "$work/bad.err" >/dev/null; then
   echo "FAIL: a witness that does not satisfy the circuit was proved"; exit 1; fi
 bad_job=$(grep -o "job-[a-z0-9]*-[0-9]*" "$work/bad.err" | head -1)

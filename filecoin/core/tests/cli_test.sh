@@ -44,6 +44,13 @@ head -c 100 "$work/s/post-window.vproof" >"$work/trunc.vproof"
 expect 2 "$cuzk" filecoin check-vanilla --kind post "$work/trunc.vproof" --registered-proof "$WINDOW_POST_PROOF" \
   --randomness "$POST_RANDOMNESS"
 
+# flip_bit FILE OFFSET: xor the byte at OFFSET with 1.
+flip_bit() {
+  local byte
+  byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+  printf "\\x$(printf '%02x' $((byte ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 # prove_and_check NAME VERIFY-ARGS...: inputs, dev proof, accept, reject tampered.
 prove_and_check() {
   local name=$1
@@ -53,9 +60,12 @@ prove_and_check() {
   for f in "$work/$name-in"/public-*.json; do publics+=(--public "$f"); done
   expect 0 "$cuzk" filecoin dev-prove "${publics[@]}" --vk "$work/$name.vk" --proof "$work/$name.proof" --dev-seed 11
   expect 0 "$cuzk" filecoin "$@" --vk "$work/$name.vk" --proof "$work/$name.proof"
-  # Flip a bit of C (the last 48 bytes): a point off the curve or another proof.
+  # Flip the low bit of byte 180 (inside C, the last 48 bytes): a point off the
+  # curve or another proof. (Xor, not overwrite: a byte that already held the
+  # written value would leave the proof unchanged.)
   cp "$work/$name.proof" "$work/$name.bad"
-  printf '\x01' | dd of="$work/$name.bad" bs=1 seek=180 conv=notrunc status=none
+  flip_bit "$work/$name.bad" 180
+  if cmp -s "$work/$name.proof" "$work/$name.bad"; then echo "FAILED: the $name proof was not changed" >&2; exit 1; fi
   set +e
   "$cuzk" filecoin "$@" --vk "$work/$name.vk" --proof "$work/$name.bad" >/dev/null 2>&1
   local rc=$?
