@@ -92,6 +92,56 @@ TEST_F(GpuTest, BuffersStreamsAndEvents) {
   EXPECT_EQ(back[12345], 0u);
 }
 
+// cudaHostRegister pins a range once per process; HostRegistration counts
+// its holders so that a second pinning of the same memory (a key streamed to
+// two devices) shares the first, and the last holder unpins it.
+TEST_F(GpuTest, HostRegistrationsAreCountedAndShared) {
+  const size_t n = size_t(4) << 20;
+  std::vector<uint8_t> mem(3 * n, 1);
+  uint8_t* p = mem.data() + n;  // [n, 2n) is registered first
+  auto first = HostRegistration::create(p, n, cudaHostRegisterMapped | cudaHostRegisterPortable);
+  ASSERT_TRUE(first.ok()) << first.status().to_string();
+  EXPECT_EQ(HostRegistration::holders(p), 1);
+  EXPECT_TRUE(is_pinned_host_pointer(p + n / 2));
+  auto again = HostRegistration::create(p, n, cudaHostRegisterPortable);
+  ASSERT_TRUE(again.ok()) << again.status().to_string();
+  auto inner = HostRegistration::create(p + 4096, 8192);
+  ASSERT_TRUE(inner.ok()) << inner.status().to_string();
+  EXPECT_EQ(HostRegistration::holders(p + 5000), 3);
+  // Ranges that overlap the pinned one without lying inside it are refused,
+  // from either side; so is a flag the first registration lacks.
+  auto past = HostRegistration::create(p + n / 2, n);
+  EXPECT_EQ(past.status().code(), StatusCode::kFailedPrecondition) << past.status().to_string();
+  auto before = HostRegistration::create(mem.data(), n + 4096);
+  EXPECT_EQ(before.status().code(), StatusCode::kFailedPrecondition) << before.status().to_string();
+  auto other = HostRegistration::create(mem.data(), n / 2);  // not mapped
+  ASSERT_TRUE(other.ok()) << other.status().to_string();
+  auto mapped = HostRegistration::create(mem.data(), n / 4, cudaHostRegisterMapped);
+  EXPECT_EQ(mapped.status().code(), StatusCode::kFailedPrecondition) << mapped.status().to_string();
+  other->reset();
+  EXPECT_FALSE(is_pinned_host_pointer(mem.data()));
+  // The first holder goes; the memory stays pinned and copies from it work.
+  first->reset();
+  EXPECT_EQ(HostRegistration::holders(p), 2);
+  EXPECT_TRUE(is_pinned_host_pointer(p));
+  auto stream = Stream::create();
+  auto dev = DeviceBuffer<uint8_t>::allocate(n);
+  ASSERT_TRUE(stream.ok() && dev.ok());
+  ASSERT_TRUE(dev->upload(p, n, stream->get()).ok());
+  std::vector<uint8_t> back(n, 0);
+  ASSERT_TRUE(dev->download(back.data(), n, stream->get()).ok());
+  ASSERT_TRUE(stream->synchronize().ok());
+  EXPECT_EQ(back, std::vector<uint8_t>(n, 1));
+  again->reset();
+  inner->reset();
+  EXPECT_EQ(HostRegistration::holders(p), 0);
+  EXPECT_FALSE(is_pinned_host_pointer(p));
+  // Pinned afresh after that.
+  auto fresh = HostRegistration::create(p, n);
+  ASSERT_TRUE(fresh.ok()) << fresh.status().to_string();
+  EXPECT_EQ(HostRegistration::holders(p), 1);
+}
+
 TEST_F(GpuTest, OversizedAllocationIsAStatus) {
   auto huge = DeviceBuffer<uint8_t>::allocate(size_t(1) << 50);
   ASSERT_FALSE(huge.ok());

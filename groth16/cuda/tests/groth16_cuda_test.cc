@@ -8,6 +8,7 @@
 #include "../../tests/backend_conformance.h"
 #include "../src/cuda_internal.h"
 #include "cuzk/base/random.h"
+#include "cuzk/gpu/buffer.h"
 #include "cuzk/gpu/device.h"
 #include "cuzk/groth16/cuda/cuda_backend.h"
 #include "cuzk/groth16/cuda/cuda_setup.h"
@@ -207,6 +208,49 @@ TEST(CudaProverStreamed, UnsatisfiedWitnessIsReportedAndTheLaneGoesOn) {
   EXPECT_EQ(bad.status().code(), StatusCode::kFailedPrecondition) << bad.status().to_string();
   RowValues good = compute_rows(c.pk, c.prove_circuit, c.witness, {}).value();
   EXPECT_TRUE(prove_on_lane(key, {good.a, good.b, good.c, c.witness}, Blinding::random(), *lane).ok());
+}
+
+// A key streamed from the host on two backends at once (as on two devices;
+// here two backends of device 0) shares the pinning of the host key's
+// arrays, which cudaHostRegister refuses to pin twice: both prove, and the
+// one left proves after the other is gone. At 2^20 the H and L arrays
+// (96 MiB each) are pinned in place rather than copied.
+TEST(CudaProverStreamed, TwoBackendsStreamOneHostKey) {
+  SKIP_WITHOUT_GPU();
+  const uint64_t seed = cuzk::fresh_test_seed();
+  const uint64_t rows_n = (uint64_t(1) << 20) - 1000;
+  r1cs::SyntheticParams p{.num_constraints = rows_n, .num_public_inputs = 4, .num_aux = rows_n,
+                          .zero_one_fraction = 0.9, .terms_per_lc = 2, .num_distinct_coeffs = 8, .seed = seed};
+  auto sc = r1cs::generate_synthetic(p);
+  ASSERT_TRUE(sc.ok());
+  DevSetupOptions o{.layout = KeyLayout::kBellperson, .seed = seed};
+  ASSERT_TRUE(cuda::use_device_fixed_base(&o).ok());
+  const ProvingKey pk = dev_setup(sc->circuit, o).value();
+  ASSERT_GE(pk.h.size() * sizeof(ec::G1Affine), size_t(64) << 20);
+  auto one = cuda_backend(cuda::Placement::kStreamed), two = cuda_backend(cuda::Placement::kStreamed);
+  ASSERT_TRUE(one && two);
+  auto k1 = one->attach(pk);
+  ASSERT_TRUE(k1.ok()) << k1.status().to_string();
+  auto k2 = two->attach(pk);
+  ASSERT_TRUE(k2.ok()) << k2.status().to_string();
+  EXPECT_EQ(gpu::HostRegistration::holders(pk.h.data()), 2);
+  auto l1 = one->make_lane().value(), l2 = two->make_lane().value();
+  PreparedVerifyingKey pvk(pk.vk);
+  const std::vector<Fr> pub(sc->witness.begin() + 1, sc->witness.begin() + long(pk.num_inputs));
+  auto prove_verifies = [&](const std::shared_ptr<const AttachedKey>& key, Lane& lane) {
+    RowValues rows = compute_rows(pk, sc->circuit, sc->witness, {}).value();  // a proof consumes them
+    auto proof = prove_on_lane(key, {rows.a, rows.b, rows.c, sc->witness}, Blinding::random(), lane);
+    return proof.ok() && pvk.verify(pub, *proof).value();
+  };
+  EXPECT_TRUE(prove_verifies(*k1, *l1));
+  EXPECT_TRUE(prove_verifies(*k2, *l2));
+  k1 = std::shared_ptr<const AttachedKey>();
+  EXPECT_EQ(gpu::HostRegistration::holders(pk.h.data()), 1);
+  EXPECT_TRUE(gpu::is_pinned_host_pointer(pk.h.data()));
+  EXPECT_TRUE(prove_verifies(*k2, *l2));
+  k2 = std::shared_ptr<const AttachedKey>();
+  EXPECT_EQ(gpu::HostRegistration::holders(pk.h.data()), 0);
+  EXPECT_FALSE(gpu::is_pinned_host_pointer(pk.h.data()));
 }
 
 // The streamed plan's sizes for a 2^27 PoRep partition (r1cs/src/porep_shape.cc)

@@ -123,10 +123,18 @@ class PinnedBuffer {
 
 // Pins memory the caller owns (cudaHostRegister) for the lifetime of this
 // object. REQUIRES: the memory outlives the registration.
+//
+// Registrations are counted process-wide: memory inside a range some other
+// HostRegistration pinned (another device's key streamed from the same host
+// arrays, say) shares that registration instead of failing, when it asks for
+// no flag the first one lacks; the memory stays pinned until the last holder
+// is reset. A range that partly overlaps a pinned one is FAILED_PRECONDITION.
 class HostRegistration {
  public:
   HostRegistration() = default;
   static StatusOr<HostRegistration> create(void* p, size_t bytes, unsigned flags = cudaHostRegisterDefault);
+  // How many HostRegistrations hold the pinned range containing p (0: none).
+  static int holders(const void* p);
   HostRegistration(HostRegistration&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
   HostRegistration& operator=(HostRegistration&& o) noexcept;
   HostRegistration(const HostRegistration&) = delete;
