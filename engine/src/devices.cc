@@ -371,9 +371,10 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
 // Pinned host buffers for a partition's witness and a, b, c when the
 // proving devices upload from them (a CUDA device), from a pool so that
 // pinning — slow for gigabytes — happens once per buffer, not per partition.
+// Each buffer takes its bytes out of the partition's reservation.
 Status Engine::Impl::pin_witness(Partition& p, const std::vector<ff::Fr>& witness) {
   if (host_alloc_ == nullptr) return ok_status();
-  ASSIGN_OR_RETURN(p.pinned[3], pinned_pool_.take(witness.size(), *host_alloc_));
+  ASSIGN_OR_RETURN(p.pinned[3], pinned_pool_.take(witness.size(), *host_alloc_, &p.reservation));
   if (!p.pinned[3].pinned()) count_fallback(nullptr, "pinned_alloc");
   // The witness moves into its pinned buffer (copied in parallel).
   groth16::HostBuffer& w = p.pinned[3];
@@ -387,39 +388,73 @@ Status Engine::Impl::pin_rows(Partition& p, uint64_t n) {
   if (host_alloc_ == nullptr) return ok_status();
   bool pageable = false;
   for (int i = 0; i < 3; ++i) {
-    ASSIGN_OR_RETURN(p.pinned[i], pinned_pool_.take(n, *host_alloc_));
+    ASSIGN_OR_RETURN(p.pinned[i], pinned_pool_.take(n, *host_alloc_, &p.reservation));
     pageable = pageable || !p.pinned[i].pinned();
   }
   if (pageable) count_fallback(nullptr, "pinned_alloc");
   return ok_status();
 }
 
-StatusOr<groth16::HostBuffer> PinnedPool::take(uint64_t n, groth16::Backend& alloc) {
+StatusOr<groth16::HostBuffer> PinnedPool::take(uint64_t n, groth16::Backend& alloc, Reservation* charge) {
   using ff::Fr;
   groth16::HostBuffer b;
+  Reservation own;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto it = idle_.begin(); it != idle_.end(); ++it)
-      if (it->size() == n) {
-        b = std::move(*it);
+      if (it->buffer.size() == n) {
+        b = std::move(it->buffer);
+        own = std::move(it->charge);
         idle_.erase(it);
         break;
       }
   }
   if (b.data() == nullptr) {
     ASSIGN_OR_RETURN(b, alloc.allocate_inputs(n));
+    own = charge->split(n * sizeof(Fr));
+  } else {
+    charge->release(own.bytes());  // the idle buffer's charge stands for this share
   }
-  // Returned to the pool when the partition lets go of it.
+  // Returned to the pool, with its charge, when the partition lets go of it.
   Fr* p = b.data();
   const size_t size = b.size();
   const bool pinned = b.pinned();
-  auto shared = std::make_shared<groth16::HostBuffer>(std::move(b));
-  return groth16::HostBuffer(p, size, pinned, [this, shared](Fr*) { give_back(std::move(*shared)); });
+  auto shared = std::make_shared<std::pair<groth16::HostBuffer, Reservation>>(std::move(b), std::move(own));
+  return groth16::HostBuffer(p, size, pinned,
+                             [this, shared](Fr*) { give_back(std::move(shared->first), std::move(shared->second)); });
 }
 
-void PinnedPool::give_back(groth16::HostBuffer b) {
+void PinnedPool::give_back(groth16::HostBuffer b, Reservation charge) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (idle_.size() < max_idle_) idle_.push_back(std::move(b));
+  if (idle_.size() < max_idle_) idle_.push_back(Idle{std::move(b), std::move(charge)});
+  // else both go now: the buffer is freed and its bytes return to the budget
+}
+
+uint64_t PinnedPool::reclaim(uint64_t bytes) {
+  std::vector<Idle> freed;
+  uint64_t n = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    size_t k = 0;
+    while (k < idle_.size() && n < bytes) n += idle_[k++].charge.bytes();
+    freed.assign(std::make_move_iterator(idle_.begin()), std::make_move_iterator(idle_.begin() + long(k)));
+    idle_.erase(idle_.begin(), idle_.begin() + long(k));
+  }
+  for (Idle& i : freed) {  // the buffer first, then its charge
+    i.buffer = groth16::HostBuffer();
+    i.charge.release_all();
+  }
+  if (n != 0) {
+    CUZK_LOG(Info) << "freed " << freed.size() << " idle pinned buffers (" << n << " bytes) for an admission";
+  }
+  return n;
+}
+
+uint64_t PinnedPool::idle_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  uint64_t n = 0;
+  for (const Idle& i : idle_) n += i.charge.bytes();
+  return n;
 }
 
 }  // namespace cuzk::engine

@@ -68,8 +68,8 @@ Engine::Impl::Impl(const EngineConfig& config)
     : job_id_prefix_(job_id_prefix()),
       config_(config),
       env_(config.env ? config.env : Env::posix()),
-      pool_(std::make_unique<ThreadPool>(config.prover_threads)),
-      budget_(std::make_unique<MemoryBudget>(config.total_budget_bytes)) {}
+      budget_(std::make_unique<MemoryBudget>(config.total_budget_bytes)),
+      pool_(std::make_unique<ThreadPool>(config.prover_threads)) {}
 
 Engine::Impl::~Impl() {
   std::vector<Item> leftovers;

@@ -155,17 +155,34 @@ struct Device {
 };
 
 // Pinned host buffers for partition inputs, reused across partitions of the
-// same size (pinning gigabytes costs far more than reusing them). Thread-safe.
-// REQUIRES: outlives every buffer it hands out.
+// same size (pinning gigabytes costs far more than reusing them). Every
+// buffer's bytes stay charged to the host budget while it exists: a buffer
+// takes its share of the taker's reservation with it, keeps that charge
+// while it waits idle here, and hands it to the next taker (whose own share
+// goes back). So idle buffers count against memory.total_budget, and
+// reclaim() frees them when an admission finds no room. Thread-safe.
+// REQUIRES: outlives every buffer it hands out; the budget outlives it.
 class PinnedPool {
  public:
   explicit PinnedPool(size_t max_idle = 16) : max_idle_(max_idle) {}
-  StatusOr<groth16::HostBuffer> take(uint64_t n, groth16::Backend& alloc);
+  // A buffer of n values: an idle one of that size, else a new one from
+  // `alloc`. Its bytes move from *charge into the buffer's own charge (an
+  // idle buffer brings its charge along, and that many bytes of *charge go
+  // back to the budget).
+  StatusOr<groth16::HostBuffer> take(uint64_t n, groth16::Backend& alloc, Reservation* charge);
+  // Frees idle buffers, least recently returned first, until at least
+  // `bytes` went back to the budget or none is left; returns the bytes freed.
+  uint64_t reclaim(uint64_t bytes);
+  uint64_t idle_bytes() const;
 
  private:
-  void give_back(groth16::HostBuffer b);
-  std::mutex mu_;
-  std::vector<groth16::HostBuffer> idle_;  // GUARDED_BY(mu_)
+  struct Idle {
+    groth16::HostBuffer buffer;
+    Reservation charge;
+  };
+  void give_back(groth16::HostBuffer b, Reservation charge);
+  mutable std::mutex mu_;
+  std::vector<Idle> idle_;  // GUARDED_BY(mu_); oldest first
   size_t max_idle_;
 };
 
@@ -194,10 +211,10 @@ class Engine::Impl {
   EngineConfig config_;
   Env* env_;  // config_.env or Env::posix()
   MetricsRegistry metrics_;
+  std::unique_ptr<MemoryBudget> budget_;   // before the pinned pool, whose idle buffers hold reservations
   PinnedPool pinned_pool_;                 // before the queues and jobs, which hold its buffers
   groth16::Backend* host_alloc_ = nullptr;  // the backend partition inputs are allocated for (a GPU's), or none
   std::unique_ptr<ThreadPool> pool_;
-  std::unique_ptr<MemoryBudget> budget_;
   std::unique_ptr<KeyManager> keys_;
   std::vector<std::unique_ptr<Device>> devices_;
   WorkQueue<Item> prep_queue_;

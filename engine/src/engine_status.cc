@@ -76,6 +76,7 @@ EngineStatus Engine::Impl::status() const {
   st.budget_total_bytes = budget_->total();
   st.budget_used_bytes = budget_->used();
   st.budget_peak_bytes = budget_->peak();
+  st.pinned_idle_bytes = pinned_pool_.idle_bytes();
   st.proofs_completed = completed_;
   st.proofs_failed = failed_;
   st.proofs_cancelled = cancelled_;

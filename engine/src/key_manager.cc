@@ -180,6 +180,7 @@ Status KeyManager::wait_for_admission(Waiter& w, const std::function<bool()>& ca
         e.refs++;
         return ok_status();
       }
+      if (turn == Turn::kNoRoom && reclaim_for(w)) continue;
       if (demote_one_idle(&e)) continue;
     }
     cv_.wait_for(mu_, kAdmissionPoll);
@@ -213,6 +214,18 @@ KeyManager::Turn KeyManager::try_admit(Waiter& w) {
   if (!budget_->try_reserve(key + w.work_bytes, &w.work)) return Turn::kNoRoom;
   hot_bytes_ += key;
   return Turn::kLoad;
+}
+
+// Frees idle memory outside the manager (options_.reclaim) when w's key is
+// ready or loadable and the budget is what keeps w out: true when some was freed.
+bool KeyManager::reclaim_for(const Waiter& w) {
+  const Entry& e = *w.entry;
+  if (!options_.reclaim || e.loading || e.stale) return false;
+  const uint64_t need = w.work_bytes + (e.loaded ? 0 : e.info->est_key_bytes);
+  const uint64_t used = budget_->used(), total = budget_->total();
+  const uint64_t free = used < total ? total - used : 0;
+  if (need <= free) return false;  // something else (keys.host_budget) keeps it out
+  return options_.reclaim(need - free) > 0;
 }
 
 void KeyManager::release(const std::string& id) {

@@ -42,6 +42,8 @@ constexpr FamilyDoc kFamilies[] = {
     {"cuzk_budget_used_bytes", MetricType::kGauge, "Host memory reserved now (keys and partitions)."},
     {"cuzk_budget_total_bytes", MetricType::kGauge, "The host memory budget (memory.total_budget)."},
     {"cuzk_budget_peak_bytes", MetricType::kGauge, "The most host memory reserved at once since start."},
+    {"cuzk_pinned_idle_bytes", MetricType::kGauge,
+     "Pinned host buffers kept for reuse, not in use (counted in cuzk_budget_used_bytes)."},
     {"cuzk_key_bytes", MetricType::kGauge, "Bytes of proving keys by tier (HOT: decoded, WARM: mapped)."},
     {"cuzk_stage_seconds", MetricType::kHistogram, "Time partitions spent in each stage."},
     {"cuzk_job_seconds", MetricType::kHistogram, "Submit to end of completed jobs, by proof kind."},

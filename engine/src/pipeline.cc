@@ -69,6 +69,7 @@ Status Engine::Impl::start() {
   ko.min_idle_ms = config_.eviction_min_idle_ms;
   ko.env = env_;
   ko.on_demote = [this](const std::string& id) { drop_from_devices(id); };
+  ko.reclaim = [this](uint64_t short_by) { return pinned_pool_.reclaim(short_by); };
   keys_ = std::make_unique<KeyManager>(std::move(sources), budget_.get(), ko, &metrics_);
   for (const std::string& id : keys_->ids()) {
     ASSIGN_OR_RETURN(CircuitInfo info, keys_->info(id));
@@ -434,6 +435,7 @@ void Engine::Impl::publish_gauges_locked() {
   metrics_.set_gauge("cuzk_budget_total_bytes", double(budget_->total()));
   metrics_.set_gauge("cuzk_budget_used_bytes", double(budget_->used()));
   metrics_.set_gauge("cuzk_budget_peak_bytes", double(budget_->peak()));
+  metrics_.set_gauge("cuzk_pinned_idle_bytes", double(pinned_pool_.idle_bytes()));
   metrics_.set_gauge("cuzk_queue_depth", double(prep_queue_.size()), "queue=\"prepare\"");
   metrics_.set_gauge("cuzk_queue_depth", double(prove_queue_.size()), "queue=\"prove\"");
   metrics_.set_gauge("cuzk_queue_depth", double(final_queue_.size()), "queue=\"finalize\"");

@@ -48,6 +48,10 @@ uint64_t hot_key_bytes(const EngineStatus& st) {
   return sum;
 }
 
+// What the host budget holds with nothing in flight: the HOT keys and the
+// pinned buffers kept for reuse.
+uint64_t held_at_rest(const EngineStatus& st) { return hot_key_bytes(st) + st.pinned_idle_bytes; }
+
 const DeviceStatus* device_of(const EngineStatus& st, const std::string& name) {
   for (const auto& d : st.device_status)
     if (d.name == name) return &d;
@@ -261,8 +265,9 @@ TEST_F(PipelineTest, DevicesMakeTheRowsFromTheWitnessAlone) {
   const std::string m = e->metrics_text();
   EXPECT_EQ(metric(m, "cuzk_fallbacks_total{cause=\"host_matvec\"}"), 0) << m;
   // Once the rows are on the device the partitions' a, b, c leave the host
-  // budget: with nothing in flight only the key is held.
-  EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == hot_key_bytes(e->status()); }, 5s));
+  // budget: with nothing in flight only the key and the idle pinned witness
+  // buffers are held.
+  EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == held_at_rest(e->status()); }, 5s));
 }
 
 // A device that cannot keep the circuit (no room beside the key, or a
@@ -375,6 +380,49 @@ TEST_F(PipelineTest, TwoWorkersOnABudgetForOneSetShareItAndNeverExceedTheBudget)
   EXPECT_EQ(fakes_.log("fake:0").max_in_region, 1);
 }
 
+// Pinned buffers kept for reuse stay charged to the host budget, and give
+// way when an admission needs the room: with a budget that holds both keys
+// and one partition of c1 but not c0's idle witness buffer beside them, c1's
+// job still proves (the idle buffer is freed), and c0 proves after it.
+TEST_F(PipelineTest, IdlePinnedBuffersAreChargedAndGiveWayToAnAdmission) {
+  auto w0 = io::parse_wtns(ByteSpan(reinterpret_cast<const uint8_t*>(wtns_[0].data()), wtns_[0].size()));
+  ASSERT_TRUE(w0.ok());
+  const uint64_t witness0_bytes = w0->size() * sizeof(ff::Fr);  // one pinned buffer of c0
+  uint64_t keys = 0, est = 0;
+  {
+    auto probe = make(config({"fake:0"}, 1));
+    ASSERT_TRUE(probe);
+    ASSERT_TRUE(probe->preload("c0").ok());
+    ASSERT_TRUE(probe->preload("c1").ok());
+    keys = hot_key_bytes(probe->status());
+    est = probe->partition_reservation_bytes("c1", wtns_[1].size()).value();
+  }
+  EngineConfig c = config({"fake:0"}, 1);
+  c.total_budget_bytes = keys + est + witness0_bytes / 2;
+  c.eviction_min_idle_ms = 3'600'000;  // the keys stay HOT: only the pinned buffers can give way
+  auto e = make(c);
+  ASSERT_TRUE(e);
+  ASSERT_TRUE(e->preload("c0").ok());
+  ASSERT_TRUE(e->preload("c1").ok());
+  ASSERT_EQ(hot_key_bytes(e->status()), keys);
+  expect_valid(*e, submit(*e, 0, 2), 0, 2);
+  ASSERT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == held_at_rest(e->status()); }, 5s))
+      << e->status().budget_used_bytes << " bytes reserved";
+  EngineStatus st = e->status();
+  EXPECT_GE(st.pinned_idle_bytes, witness0_bytes);  // kept, and charged
+  EXPECT_EQ(metric(e->metrics_text(), "\ncuzk_pinned_idle_bytes"), double(st.pinned_idle_bytes));  // not the HELP line
+  const std::string id = submit(*e, 1);
+  auto r = e->await(id, 20s);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->outcome, JobOutcome::kCompleted) << "the admission waited behind idle pinned buffers "
+                                                << r->error_message;
+  expect_valid(*e, id, 1, 1);
+  EXPECT_LE(e->status().budget_peak_bytes, c.total_budget_bytes);
+  EXPECT_EQ(hot_key_bytes(e->status()), keys);  // no key was demoted for the room
+  expect_valid(*e, submit(*e, 0, 2), 0, 2);
+  EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == held_at_rest(e->status()); }, 5s));
+}
+
 TEST_F(PipelineTest, ADeviceErrorFailsOnlyItsJobAndTheDeviceGoesOn) {
   FakeScript& s = fakes_.scripts["fake:0"];
   s.fail_runs = {3};
@@ -398,7 +446,7 @@ TEST_F(PipelineTest, ADeviceErrorFailsOnlyItsJobAndTheDeviceGoesOn) {
   expect_valid(*e, submit(*e, 0), 0, 1);  // and it goes on
   EngineStatus st = e->status();
   EXPECT_EQ(fallbacks_of(st, "fake:0", "device_error"), 1u);
-  EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == hot_key_bytes(e->status()); }, 5s))
+  EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == held_at_rest(e->status()); }, 5s))
       << "the failed partition's memory was not given back";
   const std::string m = e->metrics_text();
   EXPECT_EQ(metric(m, "cuzk_fallbacks_total{cause=\"device_error\"}"), 1) << m;
@@ -499,8 +547,9 @@ TEST_F(PipelineTest, CancellingWhileStagingOrInsideTheDeviceRegionLetsOthersFini
     EXPECT_EQ(r->outcome, JobOutcome::kCancelled) << phase;
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 300ms) << phase << ": the cancel waited for the device";
     expect_valid(*e, other, 0, 1);
-    // Everything the victim held comes back: only the key stays reserved.
-    EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == hot_key_bytes(e->status()); }, 5s))
+    // Everything the victim held comes back: only the key (and pinned buffers
+    // kept for reuse) stays reserved.
+    EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == held_at_rest(e->status()); }, 5s))
         << phase << ": " << e->status().budget_used_bytes << " bytes still reserved";
   }
 }

@@ -186,7 +186,8 @@ function render(s) {
   document.getElementById("cancelled").textContent = s.proofs.cancelled;
   const m = s.memory;
   document.getElementById("memory").textContent = bytes(m.budget_used_bytes) + " of " + bytes(m.budget_total_bytes) +
-      " (peak " + bytes(m.budget_peak_bytes) + ")";
+      " (peak " + bytes(m.budget_peak_bytes) + (m.pinned_idle_bytes > 0 ?
+      "; " + bytes(m.pinned_idle_bytes) + " of it pinned buffers kept for reuse" : "") + ")";
   const live = s.jobs.filter(j => j.state !== "done");
   fill("queue", PRIORITIES.map(pr => {
     const js = live.filter(j => j.priority === pr);

@@ -132,6 +132,7 @@ struct QueueDepth {
 struct EngineStatus {
   double uptime_s = 0;
   uint64_t budget_used_bytes = 0, budget_total_bytes = 0, budget_peak_bytes = 0;
+  uint64_t pinned_idle_bytes = 0;  // pinned buffers kept for reuse (part of budget_used_bytes)
   uint64_t proofs_completed = 0, proofs_failed = 0, proofs_cancelled = 0;
   bool shutting_down = false;
   std::vector<JobStatus> jobs;

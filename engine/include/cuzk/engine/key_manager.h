@@ -53,6 +53,12 @@ struct KeyManagerOptions {
   // manager) when a key leaves the HOT tier, so that copies made from its
   // host points (the DEVICE tier) go with it.
   std::function<void(const std::string& id)> on_demote;
+  // Called (with the manager's lock held: it must not call back into the
+  // manager) when an admission finds no room in the budget: frees memory
+  // held idle outside the manager (the engine's pooled pinned buffers), at
+  // least `short_by` bytes where it can, and returns the bytes freed. Tried
+  // before an idle key is demoted, since reloading a key costs far more.
+  std::function<uint64_t(uint64_t short_by)> reclaim;
 };
 
 class KeyManager;
@@ -175,6 +181,7 @@ class KeyManager {
   StatusOr<std::shared_ptr<const LoadedCircuit>> decode(Entry& e) REQUIRES(mu_);
   void keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> loaded, Reservation reservation,
                    Clock::time_point start) REQUIRES(mu_);
+  bool reclaim_for(const Waiter& w) REQUIRES(mu_);
   bool demote_one_idle(const Entry* except) REQUIRES(mu_);
   void demote(Entry& e) REQUIRES(mu_);
   void drop_if_stale(Entry& e) REQUIRES(mu_);
