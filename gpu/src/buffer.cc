@@ -1,13 +1,10 @@
 #include "cuzk/gpu/buffer.h"
 
-#include <cstdint>
 #include <cstdio>
-#include <iterator>
-#include <map>
-#include <mutex>
 #include <string>
 
 #include "cuzk/gpu/check.h"
+#include "cuzk/gpu/pinned_ranges.h"
 #include "cuzk/gpu/vram_budget.h"
 
 namespace cuzk::gpu {
@@ -52,23 +49,11 @@ Status memset_async(void* dst, int value, size_t bytes, cudaStream_t stream) {
 namespace {
 
 // cudaHostRegister is process-wide: memory registered once cannot be
-// registered again (cudaErrorHostMemoryAlreadyRegistered), even from another
-// device. So registrations are counted here, by start address: a second
-// HostRegistration of memory inside a registered range shares it, and the
-// last one to go unregisters it.
-struct Registered {
-  size_t bytes = 0;
-  unsigned flags = 0;
-  int count = 0;
-};
-
-std::mutex& registry_mu() {
-  static auto* mu = new std::mutex;  // never destroyed: registrations may outlive statics
-  return *mu;
-}
-std::map<uintptr_t, Registered>& registry() {
-  static auto* r = new std::map<uintptr_t, Registered>;
-  return *r;
+// registered again (cudaErrorHostMemoryAlreadyRegistered), even for another
+// device. So every HostRegistration goes through one table.
+PinnedRanges& pinned_ranges() {
+  static auto* t = new PinnedRanges;  // never destroyed: registrations may outlive statics
+  return *t;
 }
 
 }  // namespace
@@ -76,51 +61,18 @@ std::map<uintptr_t, Registered>& registry() {
 StatusOr<HostRegistration> HostRegistration::create(void* p, size_t bytes, unsigned flags) {
   HostRegistration r;
   if (p == nullptr || bytes == 0) return r;
-  const uintptr_t begin = reinterpret_cast<uintptr_t>(p), end = begin + bytes;
-  const std::string what = "pinning " + std::to_string(bytes) + " bytes of host memory";
-  std::lock_guard<std::mutex> lock(registry_mu());
-  auto& reg = registry();
-  // The registered range that starts at or before p, if any, and the next.
-  auto next = reg.upper_bound(begin);
-  if (next != reg.begin()) {
-    auto it = std::prev(next);
-    const uintptr_t it_end = it->first + it->second.bytes;
-    if (begin < it_end) {
-      if (end > it_end)
-        return Status(StatusCode::kFailedPrecondition,
-                      what + ": the range runs past memory pinned before (" + std::to_string(it->second.bytes) +
-                          " bytes) that it overlaps");
-      if ((flags & ~it->second.flags) != 0)
-        return Status(StatusCode::kFailedPrecondition,
-                      what + ": the memory is already pinned with flags " + std::to_string(it->second.flags) +
-                          ", which lack some of " + std::to_string(flags));
-      ++it->second.count;
-      r.p_ = reinterpret_cast<void*>(it->first);
-      return r;
+  ASSIGN_OR_RETURN(r.p_, pinned_ranges().acquire(p, bytes, flags, [&]() -> Status {
+    Status s = CUZK_CUDA_CHECK(cudaHostRegister(p, bytes, flags));
+    if (!s.ok()) {
+      cudaGetLastError();
+      return s.with_context("pinning " + std::to_string(bytes) + " bytes of host memory");
     }
-  }
-  if (next != reg.end() && next->first < end)
-    return Status(StatusCode::kFailedPrecondition,
-                  what + ": the range overlaps memory pinned before (" + std::to_string(next->second.bytes) + " bytes)");
-  Status s = CUZK_CUDA_CHECK(cudaHostRegister(p, bytes, flags));
-  if (!s.ok()) {
-    cudaGetLastError();
-    return s.with_context(what);
-  }
-  reg.emplace(begin, Registered{bytes, flags, 1});
-  r.p_ = p;
+    return ok_status();
+  }));
   return r;
 }
 
-int HostRegistration::holders(const void* p) {
-  std::lock_guard<std::mutex> lock(registry_mu());
-  auto& reg = registry();
-  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  auto next = reg.upper_bound(a);
-  if (next == reg.begin()) return 0;
-  auto it = std::prev(next);
-  return a < it->first + it->second.bytes ? it->second.count : 0;
-}
+int HostRegistration::holders(const void* p) { return pinned_ranges().holders(p); }
 
 HostRegistration& HostRegistration::operator=(HostRegistration&& o) noexcept {
   if (this != &o) {
@@ -132,14 +84,8 @@ HostRegistration& HostRegistration::operator=(HostRegistration&& o) noexcept {
 
 void HostRegistration::reset() {
   if (!p_) return;
-  std::lock_guard<std::mutex> lock(registry_mu());
-  auto& reg = registry();
-  auto it = reg.find(reinterpret_cast<uintptr_t>(p_));
-  if (it != reg.end() && --it->second.count == 0) {
-    cudaHostUnregister(p_);
-    reg.erase(it);
-  }
-  p_ = nullptr;
+  void* p = std::exchange(p_, nullptr);
+  pinned_ranges().release(p, [p] { cudaHostUnregister(p); });
 }
 
 bool is_device_pointer(const void* p) {

@@ -178,9 +178,9 @@ inline void expect_unsatisfied_named(Backend& backend, const Case& c, uint64_t s
 // on the same buffers must be as right as the first) and compares.
 inline void expect_matches_oracle(Backend& backend, Backend& oracle, const Case& c) {
   SCOPED_TRACE(c.name + " on " + std::string(backend.name()));
-  // A streamed CUDA key pins the host key's arrays; the rows check below
-  // attaches the same host key again while this one is held (the pinning is
-  // shared).
+  // The rows check below attaches the key again, once this one is gone
+  // (two streamed CUDA keys of one host key share its pinning: that is
+  // CudaProverStreamed.TwoBackendsStreamOneHostKey's to check).
   auto key = std::make_optional(backend.attach(c.pk));
   ASSERT_TRUE(key->ok()) << key->status().to_string();
   auto lane = backend.make_lane();
@@ -209,6 +209,7 @@ inline void expect_matches_oracle(Backend& backend, Backend& oracle, const Case&
       EXPECT_TRUE(pvk.verify(pub, *proof).value()) << "round " << round;
     }
   }
+  key.reset();
   expect_rows_on_lane_match(backend, **lane, **olane, *okey, c);
 }
 
