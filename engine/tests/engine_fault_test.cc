@@ -222,7 +222,9 @@ TEST_F(EngineFaultTest, MemoryComesBackAfterQueueFloods) {
   }
   double now = 0;
   EXPECT_TRUE(testing::wait_until([&] { return (now = rss_mb()) < baseline + 64; }, 30s))
-      << "RSS " << now << " MB, baseline " << baseline << " MB";
+      << "RSS " << now << " MB, baseline " << baseline << " MB; the engine holds "
+      << e->status().budget_used_bytes << " bytes of its budget and " << e->status().jobs.size()
+      << " job records";
   expect_proves(*e);
 }
 
