@@ -1,6 +1,5 @@
 // `cuzk serve`: the proving daemon, and `cuzk demo-witness`: the demo
 // circuit's witness and verifying key for clients.
-#include <malloc.h>
 #include <signal.h>
 
 #include <chrono>
@@ -14,6 +13,7 @@
 #include "cuzk/base/log.h"
 #include "cuzk/commands.h"
 #include "cuzk/engine/circuit_source.h"
+#include "cuzk/engine/engine.h"
 #include "cuzk/server/config.h"
 #include "cuzk/server/server.h"
 
@@ -54,17 +54,8 @@ StatusOr<server::ServerConfig> build_config(const ServeArgs& a, std::vector<std:
   return c;
 }
 
-// The daemon's large buffers (witnesses, a, b, c) come and go with every
-// job. glibc raises its mmap threshold after the first such buffer is freed,
-// after which they come from per-thread heaps that keep the memory: after
-// queue floods the RSS stayed far above its baseline (measured in
-// docs/hardening.md). A fixed threshold keeps every allocation of 64 KiB or
-// more in a mapping of its own, returned to the OS when freed; the engine
-// trims the heaps when it goes idle.
-void tune_allocator() { ::mallopt(M_MMAP_THRESHOLD, 64 << 10); }
-
 int run_serve(const ServeArgs& a) {
-  tune_allocator();
+  engine::tune_allocator();  // large buffers in mappings of their own (engine.h)
   // SIGTERM/SIGINT are taken by sigwait on this thread: block them before
   // any other thread exists so that every thread inherits the mask.
   // SIGUSR2 only ends the thread that watches for a second signal.

@@ -457,4 +457,10 @@ void Engine::Impl::publish_gauges_locked() {
   }
 }
 
+void tune_allocator() {
+#ifdef __GLIBC__
+  ::mallopt(M_MMAP_THRESHOLD, 64 << 10);
+#endif
+}
+
 }  // namespace cuzk::engine

@@ -144,6 +144,16 @@ struct EngineStatus {
   uint32_t prover_threads = 0;  // the compute pool's threads (pipeline.prover_threads, or all cores)
 };
 
+// Allocator settings for a process that runs an engine (glibc; elsewhere a
+// no-op). glibc raises its mmap threshold after the first large buffer is
+// freed, after which witnesses, a, b and c come from per-thread heaps that
+// keep the memory: after queue floods the RSS stayed far above its baseline
+// (docs/hardening.md). A fixed threshold of 64 KiB keeps every allocation of
+// that size or more in a mapping of its own, returned to the OS when freed;
+// the engine trims the heaps when it goes idle (memory.trim_when_idle).
+// `cuzk serve` calls it first thing.
+void tune_allocator();
+
 // The checks submit() makes before it looks at circuits or witnesses:
 // circuit_id and request_id at most 512 bytes, kind and priority values of
 // the wire enums. Errors: INVALID_ARGUMENT naming the field.
