@@ -228,5 +228,44 @@ TEST_F(KeyManagerTest, AnIdleKeyGivesWayToWorkOnAnother) {
   EXPECT_EQ(budget_->used(), 96000u + 1000);
 }
 
+// Memory held idle outside the manager (options.reclaim: the engine's pooled
+// pinned buffers) is asked for first, for exactly the shortfall; an idle key
+// is demoted only when that is not enough.
+TEST_F(KeyManagerTest, IdleMemoryElsewhereIsReclaimedBeforeAKeyIsDemoted) {
+  std::vector<Reservation> idle;  // 3 buffers of 600 bytes, held outside the manager
+  std::vector<uint64_t> asked;
+  KeyManagerOptions o;
+  o.min_idle_ms = 0;
+  o.reclaim = [&](uint64_t short_by) {
+    asked.push_back(short_by);
+    uint64_t freed = 0;
+    while (!idle.empty() && freed < short_by) {
+      freed += idle.back().bytes();
+      idle.pop_back();
+    }
+    return freed;
+  };
+  auto m = make(2 * 96000 + 2000, o);
+  ASSERT_TRUE(m->preload("a").ok());
+  ASSERT_TRUE(m->preload("b").ok());
+  for (int i = 0; i < 3; ++i) {
+    idle.emplace_back();
+    ASSERT_TRUE(budget_->try_reserve(600, &idle.back()));
+  }
+  // 200 bytes free: work of 900 needs 700 more, two buffers; both keys stay.
+  auto r = m->admit("b", 900, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(asked, std::vector<uint64_t>{700});
+  EXPECT_EQ(idle.size(), 1u);
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kHot);
+  // 100 free: work of 1600 more than the last buffer can make room for, so
+  // the idle key a goes too.
+  auto r2 = m->admit("b", 1600, nullptr);
+  ASSERT_TRUE(r2.ok()) << r2.status().to_string();
+  EXPECT_TRUE(idle.empty());
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kWarm);
+  EXPECT_EQ(budget_->used(), 96000u + 900 + 1600);
+}
+
 }  // namespace
 }  // namespace cuzk::engine
