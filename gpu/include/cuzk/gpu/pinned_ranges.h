@@ -22,10 +22,10 @@ class PinnedRanges {
   // Errors: FAILED_PRECONDITION when the range only partly overlaps a pinned
   // one or asks for a flag it lacks; whatever `pin` returns.
   StatusOr<void*> acquire(void* p, size_t bytes, unsigned flags, const std::function<Status()>& pin);
-  // Drops a holder of the range starting at `start` (as acquire returned);
-  // true when it was the last, and the caller must unpin it. `unpin` runs
-  // under the table's lock, so that nobody pins the range again before it
-  // is unpinned.
+  // Drops a holder of the range starting at `start` (as acquire returned).
+  // The last holder's release calls `unpin()` and forgets the range; unpin
+  // runs under the table's lock, so that nobody pins the range again before
+  // it is unpinned.
   void release(void* start, const std::function<void()>& unpin);
   // Holders of the pinned range containing p (0: none).
   int holders(const void* p) const;
