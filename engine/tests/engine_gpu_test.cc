@@ -18,10 +18,7 @@
 namespace cuzk::engine {
 namespace {
 
-double metric(const std::string& text, const std::string& series) {
-  size_t at = text.find(series + " ");
-  return at == std::string::npos ? -1 : std::stod(text.substr(at + series.size() + 1));
-}
+using testing::metric;
 
 TEST(EngineOnGpu, TwoWorkersProveThroughThePipeline) {
   if (!gpu::device_available()) GTEST_SKIP() << gpu::device_unavailable_reason();

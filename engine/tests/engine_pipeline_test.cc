@@ -28,10 +28,7 @@ using testing::FakeDevices;
 using testing::FakeScript;
 using testing::TempDir;
 
-double metric(const std::string& text, const std::string& series) {
-  size_t at = text.find(series + " ");
-  return at == std::string::npos ? -1 : std::stod(text.substr(at + series.size() + 1));
-}
+using testing::metric;
 
 uint64_t fallbacks_of(const EngineStatus& st, const std::string& device, const std::string& cause) {
   for (const auto& d : st.device_status)
@@ -410,7 +407,7 @@ TEST_F(PipelineTest, IdlePinnedBuffersAreChargedAndGiveWayToAnAdmission) {
       << e->status().budget_used_bytes << " bytes reserved";
   EngineStatus st = e->status();
   EXPECT_GE(st.pinned_idle_bytes, witness0_bytes);  // kept, and charged
-  EXPECT_EQ(metric(e->metrics_text(), "\ncuzk_pinned_idle_bytes"), double(st.pinned_idle_bytes));  // not the HELP line
+  EXPECT_EQ(metric(e->metrics_text(), "cuzk_pinned_idle_bytes"), double(st.pinned_idle_bytes));
   const std::string id = submit(*e, 1);
   auto r = e->await(id, 20s);
   ASSERT_TRUE(r.ok());

@@ -95,4 +95,14 @@ inline PartitionState partition_state(Engine& e, const std::string& job_id, uint
   return PartitionState::kQueued;
 }
 
+// The value of one series in Prometheus text (`series` with its labels, as
+// printed), or -1 when absent. Matches whole lines only, so that a family's
+// "# HELP" line is not taken for its unlabeled series.
+inline double metric(const std::string& text, const std::string& series) {
+  const std::string line = series + " ";
+  size_t at = text.rfind('\n' + line);
+  at = at != std::string::npos ? at + 1 : (text.compare(0, line.size(), line) == 0 ? 0 : std::string::npos);
+  return at == std::string::npos ? -1 : std::stod(text.substr(at + line.size()));
+}
+
 }  // namespace cuzk::engine::testing
