@@ -61,11 +61,14 @@ uint64_t total_ram_bytes() {
   return 0;
 }
 
-// The value of one series of the Prometheus text (0 when absent).
-double series(const std::string& text, const std::string& name) {
-  size_t at = text.find("\n" + name + " ");
-  if (at == std::string::npos) return 0;
-  return std::strtod(text.c_str() + at + name.size() + 2, nullptr);
+// Mean ms per occurrence of each stage between two snapshots.
+double mean_between(const engine::StageTotals& before, const engine::StageTotals& after, const std::string& stage) {
+  auto a = after.find(stage);
+  if (a == after.end()) return 0;
+  auto b = before.find(stage);
+  const double sum = a->second.sum_ms - (b == before.end() ? 0 : b->second.sum_ms);
+  const uint64_t n = a->second.count - (b == before.end() ? 0 : b->second.count);
+  return n ? sum / double(n) : 0;
 }
 
 struct RunResult {
@@ -73,7 +76,7 @@ struct RunResult {
   uint64_t limit = 0;
   double attach_s = 0, per_job_s = 0, steady_per_job_s = 0, busy = 0, h_ms = 0, run_ms = 0, upload_gbps = 0;
   double device_matvec_ms = 0;
-  uint64_t proofs = 0, failed = 0, rss_peak = 0, vram_peak = 0;
+  uint64_t proofs = 0, failed = 0, rss_peak = 0, vram_peak = 0, pinned_allocated = 0;
   std::string placement, fallbacks, device, stages, device_stages;
 };
 
@@ -86,6 +89,10 @@ double busy_seconds(const engine::EngineStatus& st) {
 
 StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& spec, uint32_t workers, uint64_t limit,
                             uint64_t budget) {
+  // The daemon's defaults (EngineConfig's), with what the flags set in the
+  // keys a user would write: memory.total_budget, pipeline.workers_per_device,
+  // pipeline.preparation_workers, pipeline.vram_limit, pipeline.matvec_on_device.
+  // Engine::create sets the process up as for `cuzk serve` (tune_allocator).
   engine::EngineConfig c;
   c.total_budget_bytes = budget;
   c.devices = {"auto"};
@@ -93,9 +100,8 @@ StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& sp
   c.preparation_workers = a.prep_workers;
   c.vram_limit_bytes = limit;
   c.matvec_on_device = a.matvec == "device";
-  c.max_partitions_per_job = std::max<uint32_t>(a.partitions, 1);
+  c.max_partitions_per_job = std::max<uint32_t>(a.partitions, c.max_partitions_per_job);
   c.circuits = {spec};
-  c.check_key_points = false;
   ASSIGN_OR_RETURN(auto e, engine::Engine::create(c));
   RunResult r;
   r.workers = workers;
@@ -116,8 +122,8 @@ StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& sp
   ASSIGN_OR_RETURN(engine::JobResult wr, e->await(warm, std::nullopt));
   if (wr.outcome != engine::JobOutcome::kCompleted) return internal_error("warm-up job: " + wr.error_message);
 
-  const std::string m0 = e->metrics_text();
-  const double busy0 = busy_seconds(e->status());
+  const engine::EngineStatus st0 = e->status();
+  const double busy0 = busy_seconds(st0);
   std::atomic<bool> done{false};
   std::atomic<uint64_t> peak{rss_bytes()};
   std::thread sampler([&] {
@@ -152,7 +158,6 @@ StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& sp
   done = true;
   sampler.join();
   const engine::EngineStatus st = e->status();
-  const std::string m1 = e->metrics_text();
   r.per_job_s = window / a.jobs;
   if (finished.size() >= 2) r.steady_per_job_s = (finished.back() - finished.front()) / double(finished.size() - 1);
   r.busy = (busy_seconds(st) - busy0) / std::max<double>(1, double(st.device_status.size())) / window;
@@ -163,31 +168,38 @@ StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& sp
     for (const auto& k : d.keys) r.placement = k.placement;
     for (const auto& [cause, n] : d.fallbacks) r.fallbacks += cause + "=" + std::to_string(n) + " ";
   }
-  const std::string dev = "{device=\"" + r.device + "\",stage=\"";
-  auto stage_mean_ms = [&](const char* stage) {
-    const std::string base = "cuzk_device_stage_seconds";
-    const double sum = series(m1, base + "_sum" + dev + stage + "\"}") - series(m0, base + "_sum" + dev + stage + "\"}");
-    const double cnt = series(m1, base + "_count" + dev + stage + "\"}") - series(m0, base + "_count" + dev + stage + "\"}");
-    return cnt > 0 ? 1000 * sum / cnt : 0;
+  const engine::StageTotals none;
+  auto device_stages = [&](const engine::EngineStatus& s) -> const engine::StageTotals& {
+    for (const auto& d : s.device_status)
+      if (d.name == r.device) return d.stages;
+    return none;
   };
-  r.h_ms = stage_mean_ms("h");
-  r.device_matvec_ms = stage_mean_ms("matvec");
+  const engine::StageTotals& dev0 = device_stages(st0);
+  const engine::StageTotals& dev1 = device_stages(st);
+  r.h_ms = mean_between(dev0, dev1, "h");
+  r.device_matvec_ms = mean_between(dev0, dev1, "matvec");
   for (const char* stage : {"upload", "matvec", "h", "classify", "msm_h", "msm_l.ones", "msm_l.tail", "msm_a.ones",
                             "msm_a.tail", "msm_b1.ones", "msm_b1.tail", "msm_b2.ones", "msm_b2.tail"}) {
-    const double ms = stage_mean_ms(stage);
+    const double ms = mean_between(dev0, dev1, stage);
     if (ms > 0) r.device_stages += std::string(stage) + " " + std::to_string(int(ms + 0.5)) + " ";
   }
-  r.upload_gbps = series(m1, "cuzk_upload_gigabytes_per_second{device=\"" + r.device + "\"}");
-  const double prove_sum = series(m1, "cuzk_stage_seconds_sum{stage=\"prove\"}") - series(m0, "cuzk_stage_seconds_sum{stage=\"prove\"}");
-  const double prove_cnt =
-      series(m1, "cuzk_stage_seconds_count{stage=\"prove\"}") - series(m0, "cuzk_stage_seconds_count{stage=\"prove\"}");
-  r.run_ms = prove_cnt > 0 ? 1000 * prove_sum / prove_cnt : 0;
+  uint64_t bytes0 = 0, bytes1 = 0;
+  for (const auto& d : st0.device_status)
+    if (d.name == r.device) bytes0 = d.bytes_uploaded;
+  for (const auto& d : st.device_status)
+    if (d.name == r.device) bytes1 = d.bytes_uploaded;
+  auto sum_of = [](const engine::StageTotals& t, const char* stage) {
+    auto it = t.find(stage);
+    return it == t.end() ? 0.0 : it->second.sum_ms;
+  };
+  const double upload_ms = sum_of(dev1, "upload") - sum_of(dev0, "upload");
+  r.upload_gbps = upload_ms > 0 ? double(bytes1 - bytes0) / (upload_ms * 1e6) : 0;
+  r.run_ms = mean_between(st0.stages, st.stages, "prove");
   for (const char* stage : {"admit", "prepare", "matvec", "wait_worker", "stage", "interlock_wait", "prove", "finalize", "verify"}) {
-    const std::string k = std::string("{stage=\"") + stage + "\"}";
-    const double sum = series(m1, "cuzk_stage_seconds_sum" + k) - series(m0, "cuzk_stage_seconds_sum" + k);
-    const double cnt = series(m1, "cuzk_stage_seconds_count" + k) - series(m0, "cuzk_stage_seconds_count" + k);
-    if (cnt > 0) r.stages += std::string(stage) + " " + std::to_string(int(1000 * sum / cnt)) + " ";
+    const double ms = mean_between(st0.stages, st.stages, stage);
+    if (ms > 0) r.stages += std::string(stage) + " " + std::to_string(int(ms)) + " ";
   }
+  r.pinned_allocated = st.pinned_allocated - st0.pinned_allocated;
   return r;
 }
 
@@ -231,10 +243,10 @@ int run_pipeline_bench(const PipelineArgs& a) {
       std::printf("workers %u  limit %-8s  %.2f s/job (steady %.2f)  %u partitions/job  busy %.1f%%  "
                   "device matvec %.0f ms  H %.0f ms  "
                   "prove %.0f ms/partition  upload %.1f GB/s  RSS peak %.1f GiB  VRAM peak %.1f GiB  proofs %llu  "
-                  "failed %llu  fallbacks: %s\n  key: %s\n  mean ms per partition: %s\n  device ms per partition: %s\n",
+                  "failed %llu  pinned buffers made %llu  fallbacks: %s\n  key: %s\n  mean ms per partition: %s\n  device ms per partition: %s\n",
                   w, limit ? gib(limit).c_str() : "none", r->per_job_s, r->steady_per_job_s, a.partitions,
                   100 * r->busy, r->device_matvec_ms, r->h_ms, r->run_ms, r->upload_gbps, double(r->rss_peak) / (1ull << 30),
-                  double(r->vram_peak) / (1ull << 30), (unsigned long long)r->proofs, (unsigned long long)r->failed,
+                  double(r->vram_peak) / (1ull << 30), (unsigned long long)r->proofs, (unsigned long long)r->failed, (unsigned long long)r->pinned_allocated,
                   r->fallbacks.empty() ? "none" : r->fallbacks.c_str(), r->placement.c_str(), r->stages.c_str(),
                   r->device_stages.c_str());
       std::fflush(stdout);
@@ -246,7 +258,7 @@ int run_pipeline_bench(const PipelineArgs& a) {
         << ",\"vram_limit\":" << r.limit << ",\"s_per_job\":" << r.per_job_s << ",\"steady_s_per_job\":" << r.steady_per_job_s
         << ",\"gpu_busy\":" << r.busy << ",\"device_matvec_ms\":" << r.device_matvec_ms << ",\"h_ms\":" << r.h_ms << ",\"prove_ms\":" << r.run_ms
         << ",\"upload_gbps\":" << r.upload_gbps << ",\"rss_peak\":" << r.rss_peak << ",\"vram_peak\":" << r.vram_peak
-        << ",\"proofs\":" << r.proofs << ",\"failed\":" << r.failed << ",\"fallbacks\":\"" << r.fallbacks << "\",\"stages_ms\":\"" << r.stages << "\",\"device_stages_ms\":\"" << r.device_stages << "\"}\n";
+        << ",\"pinned_allocated\":" << r.pinned_allocated << ",\"proofs\":" << r.proofs << ",\"failed\":" << r.failed << ",\"fallbacks\":\"" << r.fallbacks << "\",\"stages_ms\":\"" << r.stages << "\",\"device_stages_ms\":\"" << r.device_stages << "\"}\n";
   }
   for (const auto& r : results)
     if (r.failed) return 1;

@@ -55,7 +55,6 @@ StatusOr<server::ServerConfig> build_config(const ServeArgs& a, std::vector<std:
 }
 
 int run_serve(const ServeArgs& a) {
-  engine::tune_allocator();  // large buffers in mappings of their own (engine.h)
   // SIGTERM/SIGINT are taken by sigwait on this thread: block them before
   // any other thread exists so that every thread inherits the mask.
   // SIGUSR2 only ends the thread that watches for a second signal.

@@ -128,6 +128,13 @@ bool Device::holds(const std::string& circuit_id) {
   return false;
 }
 
+std::shared_ptr<const groth16::AttachedKey> Device::attached(const std::string& circuit_id) {
+  std::lock_guard<std::mutex> lock(view_mu);
+  for (const KeyView& v : view)
+    if (v.circuit_id == circuit_id) return v.key.lock();
+  return nullptr;
+}
+
 void Device::publish_keys() {
   std::vector<KeyView> next;
   for (const auto& [id, e] : keys) next.push_back(KeyView{id, e.key, e.key->device_bytes(), e.key->placement(), e.last_used});
@@ -284,26 +291,29 @@ void Engine::Impl::count_fallback(Device* device, const std::string& cause) {
 // assembly after it.
 Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   Partition& p = item.part();
+  PartitionInputs& pin = p.inputs;
   ASSIGN_OR_RETURN(auto key, device_key(*device, item.job->circuit_id, p.key));
-  const bool have_rows = !p.rows.a.empty() || !p.pinned[0].span().empty();
-  if (!have_rows && !key->computes_rows()) RETURN_IF_ERROR(host_rows(device, p));
+  if (!pin.have_rows() && !key->computes_rows()) RETURN_IF_ERROR(rows_for_device(device, item));
+  // The host made the rows (in preparation, or just now) where the device
+  // would have made them had it kept the key's circuit.
+  if (config_.matvec_on_device && !device->is_cpu() && !key->computes_rows()) count_fallback(device, "host_matvec");
   groth16::ProofInputs in;
-  in.witness = witness_of(p);
-  if (!p.rows.a.empty()) {
-    in.a = p.rows.a, in.b = p.rows.b, in.c = p.rows.c;
-  } else if (!p.pinned[0].span().empty()) {
-    in.a = p.pinned[0].span(), in.b = p.pinned[1].span(), in.c = p.pinned[2].span();
+  in.witness = pin.witness_span();
+  if (!pin.rows.a.empty()) {
+    in.a = pin.rows.a, in.b = pin.rows.b, in.c = pin.rows.c;
+  } else if (pin.a.data() != nullptr) {
+    in.a = pin.a.span(), in.b = pin.b.span(), in.c = pin.c.span();
   } else {
-    in.check_rows = p.rows_unchecked;  // the device makes a, b, c and checks them
+    in.check_rows = pin.rows_unchecked;  // the device makes a, b, c and checks them
   }
   auto t0 = Clock::now();
   RETURN_IF_ERROR(slot->lane->stage(key, in));
   const double stage_ms = ms_between(t0, Clock::now());
-  if (!in.rows_given()) {
+  if (!in.rows_given() && pin.rows_reserved) {
     // The host never holds this partition's a, b, c: their share of its
     // reservation goes back now, so that the next partition is admitted.
-    const uint64_t rows_bytes = 3 * sizeof(ff::Fr) * p.key->pk.domain_size();
-    if (p.reservation.bytes() > rows_bytes + kFinalizeReserveBytes) p.reservation.release(rows_bytes);
+    pin.rows_reserved = false;
+    p.reservation.release(3 * sizeof(ff::Fr) * p.key->pk.domain_size());
   }
   if (item.job->finished.load()) return ok_status();
   auto t1 = Clock::now();
@@ -329,7 +339,7 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
     return sums.status().with_context(device->name + " (the job fails; the device goes on with other work)");
   }
   groth16::StageTimes times;
-  times.matvec_s = in.rows_given() ? p.matvec_ms / 1000 : lt.get("matvec") / 1000;
+  times.matvec_s = in.rows_given() ? pin.matvec_ms / 1000 : lt.get("matvec") / 1000;
   times.stage_s = stage_ms / 1000;
   times.h_s = lt.get("h") / 1000;
   times.msm_s = std::max(0.0, run_ms / 1000 - times.h_s);
@@ -342,9 +352,8 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
     MutexLock lock(mu_);
     p.stages = times;
   }
-  p.rows = groth16::RowValues{};
-  for (auto& b : p.pinned) b = groth16::HostBuffer();
-  std::vector<ff::Fr>().swap(p.witness);
+  pin.clear();  // pooled buffers go back to the pool
+  p.window.reset();
   if (p.reservation.bytes() > kFinalizeReserveBytes) p.reservation.release(p.reservation.bytes() - kFinalizeReserveBytes);
   return ok_status();
 }
@@ -364,97 +373,11 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
   if (upload_ms > 0)
     metrics_.set_gauge("cuzk_upload_gigabytes_per_second", double(lt.upload_bytes) / (upload_ms * 1e6), dev);
   MutexLock lock(mu_);
+  add_stage(stage_totals_, "stage", stage_ms);
+  add_stage(stage_totals_, "interlock_wait", wait_ms);
+  for (const auto& [name, ms] : lt.stages_ms) add_stage(device.stages, name, ms);
   device.bytes_uploaded += lt.upload_bytes;
   device.busy_ms += device.is_cpu() ? run_ms : std::max(0.0, lt.total_ms() - upload_ms);
-}
-
-// Pinned host buffers for a partition's witness and a, b, c when the
-// proving devices upload from them (a CUDA device), from a pool so that
-// pinning — slow for gigabytes — happens once per buffer, not per partition.
-// Each buffer takes its bytes out of the partition's reservation.
-Status Engine::Impl::pin_witness(Partition& p, const std::vector<ff::Fr>& witness) {
-  if (host_alloc_ == nullptr) return ok_status();
-  ASSIGN_OR_RETURN(p.pinned[3], pinned_pool_.take(witness.size(), *host_alloc_, &p.reservation));
-  if (!p.pinned[3].pinned()) count_fallback(nullptr, "pinned_alloc");
-  // The witness moves into its pinned buffer (copied in parallel).
-  groth16::HostBuffer& w = p.pinned[3];
-  pool_->parallel_for(w.size(), 1 << 16, [&](size_t lo, size_t hi) {
-    std::copy(witness.begin() + long(lo), witness.begin() + long(hi), w.data() + lo);
-  });
-  return ok_status();
-}
-
-Status Engine::Impl::pin_rows(Partition& p, uint64_t n) {
-  if (host_alloc_ == nullptr) return ok_status();
-  bool pageable = false;
-  for (int i = 0; i < 3; ++i) {
-    ASSIGN_OR_RETURN(p.pinned[i], pinned_pool_.take(n, *host_alloc_, &p.reservation));
-    pageable = pageable || !p.pinned[i].pinned();
-  }
-  if (pageable) count_fallback(nullptr, "pinned_alloc");
-  return ok_status();
-}
-
-StatusOr<groth16::HostBuffer> PinnedPool::take(uint64_t n, groth16::Backend& alloc, Reservation* charge) {
-  using ff::Fr;
-  groth16::HostBuffer b;
-  Reservation own;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (auto it = idle_.begin(); it != idle_.end(); ++it)
-      if (it->buffer.size() == n) {
-        b = std::move(it->buffer);
-        own = std::move(it->charge);
-        idle_.erase(it);
-        break;
-      }
-  }
-  if (b.data() == nullptr) {
-    ASSIGN_OR_RETURN(b, alloc.allocate_inputs(n));
-    own = charge->split(n * sizeof(Fr));
-  } else {
-    charge->release(own.bytes());  // the idle buffer's charge stands for this share
-  }
-  // Returned to the pool, with its charge, when the partition lets go of it.
-  Fr* p = b.data();
-  const size_t size = b.size();
-  const bool pinned = b.pinned();
-  auto shared = std::make_shared<std::pair<groth16::HostBuffer, Reservation>>(std::move(b), std::move(own));
-  return groth16::HostBuffer(p, size, pinned,
-                             [this, shared](Fr*) { give_back(std::move(shared->first), std::move(shared->second)); });
-}
-
-void PinnedPool::give_back(groth16::HostBuffer b, Reservation charge) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (idle_.size() < max_idle_) idle_.push_back(Idle{std::move(b), std::move(charge)});
-  // else both go now: the buffer is freed and its bytes return to the budget
-}
-
-uint64_t PinnedPool::reclaim(uint64_t bytes) {
-  std::vector<Idle> freed;
-  uint64_t n = 0;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    size_t k = 0;
-    while (k < idle_.size() && n < bytes) n += idle_[k++].charge.bytes();
-    freed.assign(std::make_move_iterator(idle_.begin()), std::make_move_iterator(idle_.begin() + long(k)));
-    idle_.erase(idle_.begin(), idle_.begin() + long(k));
-  }
-  for (Idle& i : freed) {  // the buffer first, then its charge
-    i.buffer = groth16::HostBuffer();
-    i.charge.release_all();
-  }
-  if (n != 0) {
-    CUZK_LOG(Info) << "freed " << freed.size() << " idle pinned buffers (" << n << " bytes) for an admission";
-  }
-  return n;
-}
-
-uint64_t PinnedPool::idle_bytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  uint64_t n = 0;
-  for (const Idle& i : idle_) n += i.charge.bytes();
-  return n;
 }
 
 }  // namespace cuzk::engine

@@ -85,6 +85,7 @@ Engine::Impl::~Impl() {
   }
   housekeeping_cv_.notify_all();
   budget_->close();
+  if (window_) window_->close();
   if (keys_) keys_->close();
   for (WorkQueue<Item>* q : {&prep_queue_, &prove_queue_, &final_queue_})
     for (auto& i : q->close()) leftovers.push_back(std::move(i));
@@ -365,9 +366,8 @@ void Engine::Impl::fill_result_locked(Job& job) {
 
 void Engine::Impl::release_buffers(Partition& p) {
   std::string().swap(p.wtns);
-  std::vector<ff::Fr>().swap(p.witness);
-  p.rows = groth16::RowValues{};
-  for (auto& b : p.pinned) b = groth16::HostBuffer();  // back to the pinned pool
+  p.inputs.clear();  // pooled buffers go back to the pool
+  p.window.reset();
   p.reservation.release_all();
   p.key.reset();
 }

@@ -28,6 +28,8 @@
 #include "cuzk/engine/work_queue.h"
 #include "cuzk/groth16/backend.h"
 #include "cuzk/groth16/prover.h"
+#include "input_window.h"
+#include "pinned_pool.h"
 
 namespace cuzk::engine {
 
@@ -37,9 +39,55 @@ using Clock = std::chrono::steady_clock;
 inline bool is_set(Clock::time_point t) { return t.time_since_epoch().count() != 0; }
 
 // 0 when either point is not set.
+inline void add_stage(StageTotals& totals, const std::string& stage, double ms) {
+  StageTotal& t = totals[stage];
+  t.sum_ms += ms;
+  ++t.count;
+}
+
 inline double ms_between(Clock::time_point a, Clock::time_point b) {
   return !is_set(a) || !is_set(b) ? 0 : std::chrono::duration<double, std::milli>(b - a).count();
 }
+
+// Who makes a partition's a, b, c: decided once, at admission
+// (Engine::Impl::plan_inputs), from what the devices hold then.
+enum class RowsBy : uint8_t {
+  kHost,    // the preparation stage: into pinned buffers (GPU devices) or rows (the CPU)
+  kDevice,  // the prover's device, from the witness (its key's circuit is kept there)
+};
+
+// What a partition proves with, from admission to the end of its proof.
+// Owned by whoever holds the partition (see above).
+struct PartitionInputs {
+  RowsBy rows_by = RowsBy::kHost;
+  // The reservation includes a, b, c on the host (false only when every GPU
+  // was known to make them at admission).
+  bool rows_reserved = true;
+  // The witness has not been checked against the circuit's rows yet: the
+  // device checks it where it makes a, b, c (kDevice), else the host.
+  bool rows_unchecked = false;
+  std::vector<ff::Fr> witness;          // parsed; what the CPU device proves with
+  groth16::HostBuffer pinned_witness;   // the copy a GPU uploads (the parsed one is dropped then)
+  groth16::HostBuffer a, b, c;          // pinned rows made on the host for a GPU
+  groth16::RowValues rows;              // rows made on the host for the CPU device
+  // Idle pooled buffers the admission took (with their budget charges) for
+  // the buffers above; each is used by the first buffer of its size.
+  std::vector<groth16::HostBuffer> claimed;
+  // With kDevice: every GPU's attached key, held so that none leaves its
+  // device (and with it the circuit that makes the rows) before the proof.
+  std::vector<std::shared_ptr<const groth16::AttachedKey>> row_keys;
+  double matvec_ms = 0;  // the host matvec's wall time
+
+  // The witness the prover uses: the pinned copy when there is one.
+  std::span<const ff::Fr> witness_span() const {
+    return pinned_witness.data() ? std::span<const ff::Fr>(pinned_witness.span()) : std::span<const ff::Fr>(witness);
+  }
+  bool have_rows() const { return !rows.a.empty() || a.data() != nullptr; }
+  // A claimed buffer of n values, or an empty one.
+  groth16::HostBuffer use_claimed(uint64_t n);
+  // Frees everything (pooled buffers go back to the pool).
+  void clear();
+};
 
 struct Partition {
   uint32_t index = 0;
@@ -53,22 +101,12 @@ struct Partition {
   std::vector<ff::Fr> public_inputs;  // written by its holder before it reaches kDone
   // Owned by the holder (see above):
   std::string wtns;
-  std::vector<ff::Fr> witness;
-  groth16::RowValues rows;  // a, b, c from the preparation stage (CPU devices)
-  groth16::HostBuffer pinned[4];  // or a, b, c and the witness in pinned memory (CUDA devices)
-  // The witness has not been checked against the circuit's rows yet: the
-  // prover worker's device checks it where it makes a, b, c, else the host.
-  bool rows_unchecked = false;
-  double matvec_ms = 0;
+  PartitionInputs inputs;
   Reservation reservation;
   KeyLease key;
+  InputWindow::Slot window;  // its place among the partitions holding inputs
   groth16::Proof proof;
 };
-
-// The witness a partition proves with: its pinned copy (GPU devices) or p.witness.
-inline std::span<const ff::Fr> witness_of(const Partition& p) {
-  return p.pinned[3].span().empty() ? std::span<const ff::Fr>(p.witness) : std::span<const ff::Fr>(p.pinned[3].span());
-}
 
 struct Job {
   std::string id, request_id, circuit_id;
@@ -147,43 +185,14 @@ struct Device {
   // Whether `circuit_id` is attached here (the CPU attaches per partition:
   // never). Takes view_mu only.
   bool holds(const std::string& circuit_id);
+  // The key of `circuit_id` attached here, or null. Takes view_mu only.
+  std::shared_ptr<const groth16::AttachedKey> attached(const std::string& circuit_id);
   std::atomic<uint32_t> idle_workers{0};  // prover workers waiting for a partition
   // GUARDED_BY(Impl::mu_):
   double busy_ms = 0;  // device time of finished proofs (CUDA events)
   std::map<std::string, uint64_t> fallbacks;
   uint64_t bytes_uploaded = 0;
-};
-
-// Pinned host buffers for partition inputs, reused across partitions of the
-// same size (pinning gigabytes costs far more than reusing them). Every
-// buffer's bytes stay charged to the host budget while it exists: a buffer
-// takes its share of the taker's reservation with it, keeps that charge
-// while it waits idle here, and hands it to the next taker (whose own share
-// goes back). So idle buffers count against memory.total_budget, and
-// reclaim() frees them when an admission finds no room. Thread-safe.
-// REQUIRES: outlives every buffer it hands out; the budget outlives it.
-class PinnedPool {
- public:
-  explicit PinnedPool(size_t max_idle = 16) : max_idle_(max_idle) {}
-  // A buffer of n values: an idle one of that size, else a new one from
-  // `alloc`. Its bytes move from *charge into the buffer's own charge (an
-  // idle buffer brings its charge along, and that many bytes of *charge go
-  // back to the budget).
-  StatusOr<groth16::HostBuffer> take(uint64_t n, groth16::Backend& alloc, Reservation* charge);
-  // Frees idle buffers, least recently returned first, until at least
-  // `bytes` went back to the budget or none is left; returns the bytes freed.
-  uint64_t reclaim(uint64_t bytes);
-  uint64_t idle_bytes() const;
-
- private:
-  struct Idle {
-    groth16::HostBuffer buffer;
-    Reservation charge;
-  };
-  void give_back(groth16::HostBuffer b, Reservation charge);
-  mutable std::mutex mu_;
-  std::vector<Idle> idle_;  // GUARDED_BY(mu_); oldest first
-  size_t max_idle_;
+  StageTotals stages;  // its own stages (cuzk_device_stage_seconds)
 };
 
 // The devices `pipeline.devices` names (auto, cpu, cuda, cuda:N).
@@ -213,6 +222,7 @@ class Engine::Impl {
   MetricsRegistry metrics_;
   std::unique_ptr<MemoryBudget> budget_;   // before the pinned pool, whose idle buffers hold reservations
   PinnedPool pinned_pool_;                 // before the queues and jobs, which hold its buffers
+  std::unique_ptr<InputWindow> window_;    // likewise (partitions hold its slots); made by start()
   groth16::Backend* host_alloc_ = nullptr;  // the backend partition inputs are allocated for (a GPU's), or none
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<KeyManager> keys_;
@@ -229,18 +239,31 @@ class Engine::Impl {
   void prover_loop(Device* device, WorkerSlot* slot);
   void final_loop(WorkerSlot* slot);
   void housekeeping_loop();
+  // Pinned buffers for a full input window of `circuit_id`, made ahead of
+  // its first job where the budget has room (PreloadSRS).
+  void make_pinned_inputs(const std::string& circuit_id);
+  // partition_inputs.cc: from a queued partition to its inputs, ready for
+  // a prover worker (admission, witness intake, the row check, the matvec
+  // where the host makes the rows).
   Status admit_and_prepare(Item& item, WorkerSlot* slot);
+  // The one place that decides who makes a partition's a, b, c (sets
+  // p.inputs.rows_by and holds the keys that make them) and returns the host
+  // bytes the partition needs beyond its key.
+  uint64_t plan_inputs(Item& item);
   Status prepare(Item& item);
   Status prepare_bench(Item& item);
-  Status matvec_of(Partition& p, const std::vector<ff::Fr>& witness);
-  // The matvec in the prover worker, for a device that does not make the
-  // rows itself (after the preparation left them to the device).
-  Status host_rows(Device* device, Partition& p);
-  Status rows_into_partition(Partition& p, std::span<const ff::Fr> witness);
+  // A pinned copy of `witness` (GPU devices; nothing on the CPU).
+  Status pin_witness(Partition& p, std::span<const ff::Fr> witness);
+  // a, b, c from the partition's witness on the host: into pinned buffers
+  // (GPU devices) or p.inputs.rows (the CPU).
+  Status host_rows(Partition& p);
+  // A pinned buffer of n values: one the admission claimed, else from the pool.
+  StatusOr<groth16::HostBuffer> pinned_buffer(Partition& p, uint64_t n);
+  // The matvec in the prover worker for a device that turned out not to
+  // make the rows (its key left it after admission): the rows' memory is
+  // reserved first (prove_one counts the host_matvec fallback).
+  Status rows_for_device(Device* device, Item& item);
   Status prove_one(Device* device, Item& item, WorkerSlot* slot);
-  // GPUs make a, b, c (where they can): preparation leaves the matvec to the
-  // prover workers.
-  bool leave_rows_to_devices() const { return host_alloc_ != nullptr && config_.matvec_on_device; }
   // devices.cc
   // The key of `circuit_id` attached to `device` (the DEVICE tier on a GPU),
   // attaching it when needed within keys.device_budget and the device's
@@ -257,9 +280,6 @@ class Engine::Impl {
   void drop_from_devices(const std::string& circuit_id);
   void count_fallback(Device* device, const std::string& cause);
   void record_lane(Device& device, const groth16::LaneTimes& lt, double stage_ms, double wait_ms, double run_ms);
-  // A pinned copy of `witness` (p.pinned[3]); pinned a, b, c of n values.
-  Status pin_witness(Partition& p, const std::vector<ff::Fr>& witness);
-  Status pin_rows(Partition& p, uint64_t n);
   Status finalize_one(Item& item);
 
   // engine.cc
@@ -292,6 +312,7 @@ class Engine::Impl {
   std::map<std::string, std::shared_ptr<Job>> jobs_ GUARDED_BY(mu_);
   std::map<std::string, std::string> request_ids_ GUARDED_BY(mu_);  // request_id → job_id
   std::vector<std::unique_ptr<WorkerSlot>> slots_;             // fixed after start()
+  StageTotals stage_totals_ GUARDED_BY(mu_);  // partitions' stages (cuzk_stage_seconds)
   uint64_t next_seq_ GUARDED_BY(mu_) = 1;
   uint64_t finished_count_ GUARDED_BY(mu_) = 0;
   uint64_t unfinished_ GUARDED_BY(mu_) = 0;

@@ -77,6 +77,8 @@ EngineStatus Engine::Impl::status() const {
   st.budget_used_bytes = budget_->used();
   st.budget_peak_bytes = budget_->peak();
   st.pinned_idle_bytes = pinned_pool_.idle_bytes();
+  st.pinned_allocated = pinned_pool_.allocations();
+  st.pinned_freed = pinned_pool_.frees();
   st.proofs_completed = completed_;
   st.proofs_failed = failed_;
   st.proofs_cancelled = cancelled_;
@@ -128,6 +130,7 @@ EngineStatus Engine::Impl::status() const {
       if (s->device == d->name) ds.workers.push_back(s->name);
     for (const auto& [cause, n] : d->fallbacks) ds.fallbacks.emplace_back(cause, n);
     ds.bytes_uploaded = d->bytes_uploaded;
+    ds.stages = d->stages;
     {
       std::lock_guard<std::mutex> view_lock(d->view_mu);  // never waits for an attach
       for (const Device::KeyView& v : d->view) {
@@ -143,6 +146,7 @@ EngineStatus Engine::Impl::status() const {
     st.device_status.push_back(std::move(ds));
   }
   st.prover_threads = pool_->size();
+  st.stages = stage_totals_;
   return st;
 }
 
@@ -151,6 +155,7 @@ Engine::~Engine() = default;
 
 StatusOr<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config) {
   RETURN_IF_ERROR(config.validate());
+  tune_allocator();  // the process allocates as the daemon does, whoever runs the engine
   auto impl = std::make_unique<Impl>(config);
   RETURN_IF_ERROR(impl->start());
   return std::unique_ptr<Engine>(new Engine(std::move(impl)));
@@ -172,6 +177,7 @@ StatusOr<uint64_t> Engine::partition_reservation_bytes(const std::string& id, ui
 StatusOr<KeyManager::PreloadResult> Engine::preload(const std::string& id) {
   ASSIGN_OR_RETURN(KeyManager::PreloadResult r, impl_->keys_->preload(id));
   RETURN_IF_ERROR(impl_->place_on_devices(id));
+  impl_->make_pinned_inputs(id);
   return r;
 }
 StatusOr<KeyManager::EvictResult> Engine::evict(const std::string& id) { return impl_->keys_->evict(id); }

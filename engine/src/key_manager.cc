@@ -62,6 +62,7 @@ void KeyLease::reset() {
 struct KeyManager::Waiter {
   Entry* entry = nullptr;
   uint64_t work_bytes = 0;
+  std::function<uint64_t(uint64_t)> claim;  // admit()'s claim hook, or empty
   Reservation work;  // set once admitted
 };
 
@@ -125,7 +126,8 @@ StatusOr<KeyLease> KeyManager::acquire(const std::string& id, const std::functio
 }
 
 StatusOr<KeyManager::Admission> KeyManager::admit(const std::string& id, uint64_t work_bytes,
-                                                  const std::function<bool()>& cancelled, double* waited_ms) {
+                                                  const std::function<bool()>& cancelled, double* waited_ms,
+                                                  const std::function<uint64_t(uint64_t)>& claim) {
   RETURN_IF_ERROR(info(id).status());
   auto start = Clock::now();
   MutexLock lock(mu_);
@@ -134,6 +136,7 @@ StatusOr<KeyManager::Admission> KeyManager::admit(const std::string& id, uint64_
   Waiter w;
   w.entry = &e;
   w.work_bytes = work_bytes;
+  w.claim = claim;
   waiters_.push_back(&w);
   Status s = wait_for_admission(w, cancelled);
   waiters_.remove(&w);
@@ -170,6 +173,7 @@ Status KeyManager::wait_for_admission(Waiter& w, const std::function<bool()>& ca
       return cuzk::cancelled("cancelled while waiting for circuit " + bounded_quote(e.source->id()));
     drop_if_stale(e);
     if (first_in_line(w)) {
+      if (w.claim && w.work_bytes > 0) w.work_bytes -= std::min(w.work_bytes, w.claim(w.work_bytes));
       Turn turn = try_admit(w);
       if (turn == Turn::kAdmitted) return ok_status();
       if (turn == Turn::kLoad) {

@@ -36,6 +36,15 @@ Reservation Reservation::split(uint64_t bytes) {
   return Reservation(bytes ? budget_ : nullptr, bytes);
 }
 
+void Reservation::absorb(Reservation&& other) {
+  if (other.bytes_ == 0) return;
+  assert(budget_ == nullptr || budget_ == other.budget_);
+  if (budget_ == nullptr) budget_ = other.budget_;
+  bytes_ += other.bytes_;
+  other.bytes_ = 0;
+  other.budget_ = nullptr;
+}
+
 MemoryBudget::MemoryBudget(uint64_t total_bytes) : total_(total_bytes) { assert(total_bytes > 0); }
 
 MemoryBudget::~MemoryBudget() {

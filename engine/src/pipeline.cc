@@ -3,10 +3,10 @@
 // encoding), and housekeeping (retention, gauges).
 #include <malloc.h>
 
+#include <algorithm>
+
 #include "cuzk/base/log.h"
 #include "cuzk/io/bellperson.h"
-#include "cuzk/io/circom.h"
-#include "cuzk/r1cs/eval.h"
 #include "engine_impl.h"
 #include "metrics_catalog.h"
 
@@ -22,15 +22,6 @@ void trim_free_memory() {
 }
 
 SchedKey key_of(const Item& item) { return SchedKey{item.job->priority, item.job->seq, item.index}; }
-
-// Whether the rows the prover multiplies are the rows each witness is
-// checked against (a bellperson key with its circuit, a Filecoin circuit):
-// then whoever makes a, b, c can check them too.
-bool rows_are_check_rows(const LoadedCircuit& c) {
-  return c.check_circuit && c.c_rule == groth16::CRule::kMatrix &&
-         c.check_circuit->terms().data() == c.prove_circuit.terms().data() &&
-         c.check_circuit->offsets().data() == c.prove_circuit.offsets().data();
-}
 
 // Runs one stage of a partition. An exception (an allocation that failed,
 // the OS random generator failing) fails that partition's job like any
@@ -78,7 +69,13 @@ Status Engine::Impl::start() {
   }
   ASSIGN_OR_RETURN(devices_, make_devices(config_, pool_.get()));
   for (auto& d : devices_)
-    if (d->backend->name() != "cpu" && host_alloc_ == nullptr) host_alloc_ = d->backend.get();
+    if (!d->is_cpu() && host_alloc_ == nullptr) host_alloc_ = d->backend.get();
+  // Enough partitions with inputs to keep every worker fed: one being
+  // prepared per preparation worker, one being proved per prover worker,
+  // and one waiting for the next prover worker that comes free.
+  window_ = std::make_unique<InputWindow>(config_.preparation_workers +
+                                          config_.workers_per_device * uint32_t(devices_.size()) + 1);
+  pinned_pool_.set_max_idle(std::max<size_t>(16, 4 * size_t(window_->size())));  // a, b, c and the witness each
   // Every prover worker's lane, before any thread starts.
   std::vector<std::unique_ptr<groth16::Lane>> lanes;
   for (auto& d : devices_)
@@ -197,129 +194,6 @@ void Engine::Impl::prep_loop(WorkerSlot* slot) {
   }
 }
 
-Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
-  Job& job = *item.job;
-  Partition& p = item.part();
-  set_state(item, PartitionState::kAdmitting, slot);
-  auto cancelled = [&job] { return job.finished.load(); };
-  double waited_ms = 0;
-  ASSIGN_OR_RETURN(KeyManager::Admission admitted,
-                   keys_->admit(job.circuit_id, job.est_partition_bytes, cancelled, &waited_ms));
-  p.key = std::move(admitted.key);
-  p.reservation = std::move(admitted.work);
-  {
-    MutexLock lock(mu_);
-    p.srs_wait_ms = waited_ms;
-  }
-  set_state(item, PartitionState::kPreparing, slot);
-  Status s = prepare(item);
-  // A file the key views that changed under it explains whatever went wrong.
-  Status files = p.key->check_files();
-  if (!files.ok()) {
-    keys_->invalidate(job.circuit_id, p.key.get());
-    return files;
-  }
-  return s;
-}
-
-// Witness intake, the row-by-row check and the matvec (outside the device
-// interlock). With GPUs that make a, b, c themselves (matvec_on_device) the
-// matvec and, where the device can do it, the row check are left to the
-// prover worker's device: the witness goes to pinned memory, nothing more.
-// REQUIRES: the partition is admitted.
-Status Engine::Impl::prepare(Item& item) {
-  Job& job = *item.job;
-  Partition& p = item.part();
-  const LoadedCircuit& c = *p.key;
-  if (job.filecoin) {
-    // Witness generation from the vanilla proof (the hot path of a Filecoin proof).
-    ASSIGN_OR_RETURN(p.witness, job.filecoin->witness(p.index, pool_.get(), c.prove_circuit.shape()));
-  } else if (p.wtns.empty() && !c.bench_witness.empty()) {
-    return prepare_bench(item);
-  } else {
-    ByteSpan bytes(reinterpret_cast<const uint8_t*>(p.wtns.data()), p.wtns.size());
-    ASSIGN_OR_RETURN(p.witness, io::parse_wtns(bytes, pool_.get()));
-    p.reservation.release(p.wtns.size());
-    std::string().swap(p.wtns);
-  }
-  if (p.witness.size() != c.pk.num_vars())
-    return invalid_argument("witness has " + std::to_string(p.witness.size()) + " values, the key has " +
-                            std::to_string(c.pk.num_vars()) + " variables");
-  if (leave_rows_to_devices() && rows_are_check_rows(c)) {
-    p.rows_unchecked = true;
-  } else if (c.check_circuit) {
-    RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, p.witness, pool_.get()));
-  }
-  if (job.filecoin) {
-    p.public_inputs = job.filecoin->public_inputs(p.index);  // from the public parameters, not the witness
-  } else {
-    p.public_inputs.assign(p.witness.begin() + 1, p.witness.begin() + int64_t(c.pk.num_inputs));
-  }
-  if (job.finished.load()) return ok_status();
-  if (leave_rows_to_devices()) {
-    RETURN_IF_ERROR(pin_witness(p, p.witness));
-  } else {
-    RETURN_IF_ERROR(matvec_of(p, p.witness));
-  }
-  if (host_alloc_ != nullptr) std::vector<ff::Fr>().swap(p.witness);  // the pinned copy is the one proved with
-  return ok_status();
-}
-
-// A bench circuit's partition: its witness goes straight from the circuit
-// into the partition's pinned buffer (GPU) or a copy (CPU).
-Status Engine::Impl::prepare_bench(Item& item) {
-  Partition& p = item.part();
-  const std::vector<ff::Fr>& w = p.key->bench_witness;
-  p.public_inputs.assign(w.begin() + 1, w.begin() + int64_t(p.key->pk.num_inputs));
-  if (leave_rows_to_devices()) return pin_witness(p, w);
-  if (host_alloc_ != nullptr) return matvec_of(p, w);
-  p.witness = w;
-  return matvec_of(p, p.witness);
-}
-
-// a, b, c from `witness`: straight into pinned memory (with a pinned copy of
-// the witness), from which a GPU's uploads run at full speed, or into p.rows.
-// The witness rows were checked before (against the circuit's C rows when it
-// has them). REQUIRES on the CPU: `witness` is p.witness (the lane proves with it).
-Status Engine::Impl::matvec_of(Partition& p, const std::vector<ff::Fr>& witness) {
-  RETURN_IF_ERROR(pin_witness(p, witness));
-  return rows_into_partition(p, witness);
-}
-
-// A device that cannot make a, b, c (its key is streamed, or the circuit did
-// not fit beside it) gets them from the host, made here in the prover worker
-// (outside the device interlock), with the row check the preparation left.
-Status Engine::Impl::host_rows(Device* device, Partition& p) {
-  const LoadedCircuit& c = *p.key;
-  const std::span<const ff::Fr> w = witness_of(p);
-  if (p.rows_unchecked) {
-    RETURN_IF_ERROR(r1cs::is_satisfied(*c.check_circuit, w, pool_.get()));
-    p.rows_unchecked = false;
-  }
-  if (!device->is_cpu()) count_fallback(device, "host_matvec");
-  return rows_into_partition(p, w);
-}
-
-// The host matvec into pinned a, b, c (a GPU uploads them) or p.rows (CPU).
-Status Engine::Impl::rows_into_partition(Partition& p, std::span<const ff::Fr> witness) {
-  const LoadedCircuit& c = *p.key;
-  auto start = Clock::now();
-  groth16::ProveOptions options;
-  options.pool = pool_.get();
-  options.metrics = &metrics_;
-  options.c_rule = c.c_rule;
-  options.check_satisfied = false;
-  if (host_alloc_ != nullptr) {
-    RETURN_IF_ERROR(pin_rows(p, c.pk.domain_size()));
-    RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, witness, p.pinned[0].span(),
-                                               p.pinned[1].span(), p.pinned[2].span(), options));
-  } else {
-    ASSIGN_OR_RETURN(p.rows, groth16::compute_rows(c.pk, c.prove_circuit, witness, options));
-  }
-  p.matvec_ms = ms_between(start, Clock::now());
-  return ok_status();
-}
-
 void Engine::Impl::prover_loop(Device* device, WorkerSlot* slot) {
   const size_t max_batch = config_.max_batch_size;
   const std::chrono::milliseconds wait(config_.max_batch_wait_ms);
@@ -371,6 +245,7 @@ Status Engine::Impl::finalize_one(Item& item) {
     {
       MutexLock lock(mu_);
       p.verify_ms = ms;
+      add_stage(stage_totals_, "verify", ms);
     }
     metrics_.observe_seconds("cuzk_stage_seconds", ms / 1000, "stage=\"verify\"");
     if (!ok.ok()) return ok.status();
@@ -401,6 +276,7 @@ void Engine::Impl::complete_partition(Item& item) {
 void Engine::Impl::observe_stages_locked(const Partition& p, const Job& job) {
   auto obs = [this](const char* stage, double ms) {
     metrics_.observe_seconds("cuzk_stage_seconds", ms / 1000, std::string("stage=\"") + stage + "\"");
+    add_stage(stage_totals_, stage, ms);
   };
   obs("queue", ms_between(job.submitted, p.picked));
   obs("admit", ms_between(p.picked, p.admitted));
@@ -436,6 +312,8 @@ void Engine::Impl::publish_gauges_locked() {
   metrics_.set_gauge("cuzk_budget_used_bytes", double(budget_->used()));
   metrics_.set_gauge("cuzk_budget_peak_bytes", double(budget_->peak()));
   metrics_.set_gauge("cuzk_pinned_idle_bytes", double(pinned_pool_.idle_bytes()));
+  metrics_.set_gauge("cuzk_pinned_buffers_allocated", double(pinned_pool_.allocations()));
+  metrics_.set_gauge("cuzk_pinned_buffers_freed", double(pinned_pool_.frees()));
   metrics_.set_gauge("cuzk_queue_depth", double(prep_queue_.size()), "queue=\"prepare\"");
   metrics_.set_gauge("cuzk_queue_depth", double(prove_queue_.size()), "queue=\"prove\"");
   metrics_.set_gauge("cuzk_queue_depth", double(final_queue_.size()), "queue=\"finalize\"");

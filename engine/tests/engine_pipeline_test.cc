@@ -420,6 +420,57 @@ TEST_F(PipelineTest, IdlePinnedBuffersAreChargedAndGiveWayToAnAdmission) {
   EXPECT_TRUE(testing::wait_until([&] { return e->status().budget_used_bytes == held_at_rest(e->status()); }, 5s));
 }
 
+// Pinned buffers are made once and reused: with a budget that holds the key
+// and one partition's estimate but not an idle witness buffer beside it,
+// each admission claims the idle buffer (with its charge) instead of freeing
+// it and pinning a new one. Partitions proved one after another make one
+// buffer in all and free none; then jobs of several partitions in flight
+// make at most one per partition the input window holds.
+TEST_F(PipelineTest, PinnedBuffersAreMadeOnceAndReused) {
+  auto w0 = io::parse_wtns(ByteSpan(reinterpret_cast<const uint8_t*>(wtns_[0].data()), wtns_[0].size()));
+  ASSERT_TRUE(w0.ok());
+  const uint64_t witness0_bytes = w0->size() * sizeof(ff::Fr);
+  uint64_t keys = 0, est = 0;
+  {
+    auto probe = make(config({"fake:0"}, 1));
+    ASSERT_TRUE(probe);
+    ASSERT_TRUE(probe->preload("c0").ok());
+    keys = hot_key_bytes(probe->status());
+    est = probe->partition_reservation_bytes("c0", wtns_[0].size()).value();
+  }
+  EngineConfig c = config({"fake:0"}, 1);
+  c.total_budget_bytes = keys + est + witness0_bytes / 2;
+  c.eviction_min_idle_ms = 3'600'000;
+  auto e = make(c);
+  ASSERT_TRUE(e);
+  ASSERT_TRUE(e->preload("c0").ok());
+  // The preload makes what fits of the window's buffers ahead of the first job.
+  const uint64_t made_at_preload = e->status().pinned_allocated;
+  EXPECT_GE(made_at_preload, 1u);
+  for (int j = 0; j < 4; ++j) expect_valid(*e, submit(*e, 0, 1), 0, 1);
+  EngineStatus st = e->status();
+  EXPECT_EQ(st.pinned_allocated, made_at_preload) << "pinned buffers were made for partitions";
+  EXPECT_EQ(st.pinned_freed, 0u) << "an idle pinned buffer was freed for an admission";
+  EXPECT_LE(st.budget_peak_bytes, c.total_budget_bytes);
+  EXPECT_TRUE(testing::wait_until(
+      [&] { return metric(e->metrics_text(), "cuzk_pinned_buffers_allocated") == double(made_at_preload); }, 5s))
+      << e->metrics_text();
+
+  EngineConfig wide = config({"fake:0"}, 2);
+  auto e2 = make(wide);
+  ASSERT_TRUE(e2);
+  ASSERT_TRUE(e2->preload("c0").ok());
+  std::vector<std::string> ids;
+  for (int j = 0; j < 4; ++j) ids.push_back(submit(*e2, 0, 3));
+  for (const auto& id : ids) expect_valid(*e2, id, 0, 3);
+  // preparation_workers + workers_per_device + 1 partitions hold inputs at once.
+  const uint64_t window = wide.preparation_workers + wide.workers_per_device + 1;
+  st = e2->status();
+  EXPECT_GE(st.pinned_allocated, 1u);
+  EXPECT_LE(st.pinned_allocated, window) << "more partitions held pinned inputs than the input window";
+  EXPECT_EQ(st.pinned_freed, 0u);
+}
+
 TEST_F(PipelineTest, ADeviceErrorFailsOnlyItsJobAndTheDeviceGoesOn) {
   FakeScript& s = fakes_.scripts["fake:0"];
   s.fail_runs = {3};

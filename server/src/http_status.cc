@@ -60,6 +60,13 @@ json key_json(const engine::KeyStatus& k) {
               {"last_error", k.last_error}};
 }
 
+// Stage name -> {"sum_ms", "count"} (totals since the start).
+json stages_json(const engine::StageTotals& stages) {
+  json out = json::object();
+  for (const auto& [name, t] : stages) out[name] = json{{"sum_ms", t.sum_ms}, {"count", t.count}};
+  return out;
+}
+
 // Every DeviceStatus field: bytes as integers, fallbacks as an object
 // cause -> count, resident keys as an array of objects.
 json device_json(const engine::DeviceStatus& d) {
@@ -82,7 +89,8 @@ json device_json(const engine::DeviceStatus& d) {
               {"workers", d.workers},
               {"keys", keys},
               {"fallbacks", fallbacks},
-              {"bytes_uploaded", d.bytes_uploaded}};
+              {"bytes_uploaded", d.bytes_uploaded},
+              {"stages", stages_json(d.stages)}};
 }
 
 }  // namespace
@@ -107,11 +115,14 @@ std::string status_json(const engine::EngineStatus& s) {
            {"memory", {{"budget_used_bytes", s.budget_used_bytes},
                        {"budget_total_bytes", s.budget_total_bytes},
                        {"budget_peak_bytes", s.budget_peak_bytes},
-                       {"pinned_idle_bytes", s.pinned_idle_bytes}}},
+                       {"pinned_idle_bytes", s.pinned_idle_bytes},
+                       {"pinned_buffers_allocated", s.pinned_allocated},
+                       {"pinned_buffers_freed", s.pinned_freed}}},
            {"proofs", {{"completed", s.proofs_completed}, {"failed", s.proofs_failed}, {"cancelled", s.proofs_cancelled}}},
            {"devices", s.devices},
            {"device_status", devices},
            {"prover_threads", s.prover_threads},
+           {"stages", stages_json(s.stages)},
            {"queues", queues},
            {"workers", workers},
            {"keys", keys},

@@ -13,6 +13,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -98,6 +99,19 @@ struct WorkerStatus {
   double busy_fraction = 0;  // of the time since start
 };
 
+// Time spent in one stage since the start: the sum and how many times.
+struct StageTotal {
+  double sum_ms = 0;
+  uint64_t count = 0;
+  double mean_ms() const { return count ? sum_ms / double(count) : 0; }
+};
+// By stage name: the pipeline's stages of a partition (queue, admit,
+// prepare, wait_worker, stage, interlock_wait, prove, finalize, verify) in
+// EngineStatus, a device's own stages (upload, matvec, h, msm_h, ...) in
+// DeviceStatus. The same figures as cuzk_stage_seconds and
+// cuzk_device_stage_seconds, for readers that want numbers, not text.
+using StageTotals = std::map<std::string, StageTotal>;
+
 // One proving device as /status shows it.
 struct DeviceStatus {
   std::string name;         // "cuda:0", "cpu"
@@ -121,6 +135,7 @@ struct DeviceStatus {
   // key_streamed, plain_path, device_error); only causes seen are listed.
   std::vector<std::pair<std::string, uint64_t>> fallbacks;
   uint64_t bytes_uploaded = 0;
+  StageTotals stages;
 };
 
 struct QueueDepth {
@@ -133,6 +148,7 @@ struct EngineStatus {
   double uptime_s = 0;
   uint64_t budget_used_bytes = 0, budget_total_bytes = 0, budget_peak_bytes = 0;
   uint64_t pinned_idle_bytes = 0;  // pinned buffers kept for reuse (part of budget_used_bytes)
+  uint64_t pinned_allocated = 0, pinned_freed = 0;  // pinned input buffers made and freed since the start
   uint64_t proofs_completed = 0, proofs_failed = 0, proofs_cancelled = 0;
   bool shutting_down = false;
   std::vector<JobStatus> jobs;
@@ -142,6 +158,7 @@ struct EngineStatus {
   std::vector<std::string> devices;         // names, in configuration order
   std::vector<DeviceStatus> device_status;  // the same devices in detail
   uint32_t prover_threads = 0;  // the compute pool's threads (pipeline.prover_threads, or all cores)
+  StageTotals stages;           // partitions' stages, all devices together
 };
 
 // Allocator settings for a process that runs an engine (glibc; elsewhere a
@@ -151,7 +168,8 @@ struct EngineStatus {
 // (docs/hardening.md). A fixed threshold of 64 KiB keeps every allocation of
 // that size or more in a mapping of its own, returned to the OS when freed;
 // the engine trims the heaps when it goes idle (memory.trim_when_idle).
-// `cuzk serve` calls it first thing.
+// Engine::create calls it, so that every process that runs an engine (the
+// daemon, `cuzk bench pipeline`, the tests) allocates the same way.
 void tune_allocator();
 
 // The checks submit() makes before it looks at circuits or witnesses:

@@ -127,8 +127,16 @@ class KeyManager {
   // spent. Errors: NOT_FOUND, FAILED_PRECONDITION or DATA_LOSS (the key does
   // not load), RESOURCE_EXHAUSTED (key plus work can never fit), CANCELLED
   // (cancelled() turned true, or close()).
+  //
+  // `claim`, when set, is called while the admission waits for room (with
+  // the manager's lock held: it must not call back into the manager), with
+  // the bytes still missing: it takes memory that is already charged to the
+  // budget but idle (a pooled buffer of the size this work will use) into
+  // the work, and returns the bytes it took, which come off work_bytes. It
+  // is tried before anything is freed.
   StatusOr<Admission> admit(const std::string& id, uint64_t work_bytes, const std::function<bool()>& cancelled,
-                            double* waited_ms = nullptr) EXCLUDES(mu_);
+                            double* waited_ms = nullptr,
+                            const std::function<uint64_t(uint64_t)>& claim = nullptr) EXCLUDES(mu_);
   // admit(id, 0, ...) without the empty reservation.
   StatusOr<KeyLease> acquire(const std::string& id, const std::function<bool()>& cancelled,
                              double* waited_ms = nullptr) EXCLUDES(mu_);

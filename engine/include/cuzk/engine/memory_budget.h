@@ -31,6 +31,9 @@ class Reservation {
   void release_all() { release(bytes_); }
   // Moves min(bytes, this->bytes()) into a reservation of its own.
   Reservation split(uint64_t bytes);
+  // Takes `other`'s bytes into this one. REQUIRES: both from the same
+  // budget (or either empty).
+  void absorb(Reservation&& other);
 
  private:
   friend class MemoryBudget;
