@@ -59,6 +59,8 @@ class BenchSource : public CircuitSource {
                    << " and an INSECURE development key for it (benchmarks only)";
     ASSIGN_OR_RETURN(r1cs::SyntheticCircuit sc, r1cs::generate_porep_shaped(spec_.lg, spec_.seed, options_.pool));
     if (progress) progress(0.1);
+    CUZK_LOG(Info) << "circuit \"" << id_ << "\": bench circuit and witness made in "
+                   << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s";
     groth16::DevSetupOptions o;
     o.layout = groth16::KeyLayout::kBellperson;
     o.seed = spec_.seed;

@@ -1,8 +1,12 @@
 #include "cuzk/groth16/setup.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
 #include <vector>
 
+#include "cuzk/base/log.h"
 #include "cuzk/base/random.h"
 #include "cuzk/ec/batch.h"
 #include "cuzk/ec/scalar_mul.h"
@@ -103,16 +107,29 @@ struct QapAtTau {
   std::vector<Fr> u, v, w;  // A_j(τ), B_j(τ), C_j(τ) for every variable j
 };
 
-// The three matrices in parallel (each scatters into its own vector).
+// A_j(τ) = Σ_rows A[row][j]·ℓ_row(τ), and likewise for B and C. Each task
+// owns one matrix and one range of variables and scans that matrix's rows,
+// adding only the terms of its variables: no two tasks write the same
+// value, and every core works (the matrices are read once per range, which
+// costs far less than the multiplications at any size worth parallelising).
 QapAtTau evaluate_qap(const r1cs::Circuit& circuit, std::span<const Fr> lag, ThreadPool& pool) {
   QapAtTau q;
-  uint64_t nv = circuit.num_vars();
+  const uint64_t nv = circuit.num_vars();
   std::vector<Fr>* dst[3] = {&q.u, &q.v, &q.w};
-  pool.parallel_for(3, 1, [&](size_t mb, size_t me) {
-    for (size_t m = mb; m < me; ++m) {
-      dst[m]->assign(nv, Fr::zero());
+  for (std::vector<Fr>* d : dst) d->resize(nv);
+  pool.parallel_for(nv, 1 << 16, [&](size_t lo, size_t hi) {
+    for (std::vector<Fr>* d : dst) std::fill(d->begin() + long(lo), d->begin() + long(hi), Fr::zero());
+  });
+  const size_t parts = std::max<size_t>(1, std::min<size_t>(pool.size(), nv / 4096 + 1));
+  pool.parallel_for(3 * parts, 1, [&](size_t tb, size_t te) {
+    for (size_t t = tb; t < te; ++t) {
+      const auto m = r1cs::Matrix(t / parts);
+      const size_t part = t % parts;
+      const uint64_t lo = nv * part / parts, width = nv * (part + 1) / parts - lo;
+      std::vector<Fr>& d = *dst[t / parts];
       for (uint64_t row = 0; row < circuit.num_constraints(); ++row)
-        for (const r1cs::Term& t : circuit.row(row, r1cs::Matrix(m))) (*dst[m])[t.var] += circuit.coeff(t) * lag[row];
+        for (const r1cs::Term& term : circuit.row(row, m))
+          if (uint64_t(term.var) - lo < width) d[term.var] += circuit.coeff(term) * lag[row];
     }
   });
   // The per-input rows: A has input s at row num_constraints + s.
@@ -198,10 +215,22 @@ StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptio
   uint64_t rows = circuit.num_constraints() + circuit.num_inputs();
   int lg_n = domain_lg_for_rows(rows);
   if (lg_n > 28) return invalid_argument("dev setup: circuit needs a domain of 2^" + std::to_string(lg_n) + " (> 2^28)");
+  using Clock = std::chrono::steady_clock;
+  auto mark = Clock::now();
+  std::string phases;  // "name seconds" of each phase, logged at the end
+  auto phase = [&](const char* name) {
+    const auto now = Clock::now();
+    char b[64];
+    std::snprintf(b, sizeof b, "%s%s %.1f s", phases.empty() ? "" : ", ", name,
+                  std::chrono::duration<double>(now - mark).count());
+    phases += b;
+    mark = now;
+  };
   ToxicWaste tw = ToxicWaste::from_seed(options.seed);
   std::vector<Fr> lag = lagrange_at(tw.tau, lg_n, ff::root_of_unity(lg_n, root_convention(options.layout)), pool);
   QapAtTau q = evaluate_qap(circuit, lag, pool);
   std::vector<Fr>().swap(lag);
+  phase("QAP at tau");
 
   ProvingKey pk;
   pk.layout = options.layout;
@@ -229,6 +258,7 @@ StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptio
   std::vector<Fr> b = select_by_density(q.v, pk.b_density);
   std::vector<Fr> h = h_scalars(options.layout, tw.tau, lg_n, delta_inv, pool);
   q = QapAtTau{};
+  phase("scalars");
 
   FixedBaseTable<ec::G1Curve> g1(ec::g1_generator());
   FixedBaseTable<ec::G2Curve> g2(ec::g2_generator());
@@ -252,6 +282,7 @@ StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptio
     std::vector<Fr>().swap(k);
     return ok_status();
   };
+  phase("tables");
   pk.vk.ic = fixed_base_batch(g1, ic, pool, tick);
   RETURN_IF_ERROR(mul_g1(l, &pk.l));
   RETURN_IF_ERROR(mul_g1(a, &pk.a));
@@ -261,8 +292,10 @@ StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptio
   } else {
     pk.b_g2 = fixed_base_batch(g2, b, pool, tick);
   }
+  phase("IC, L, A, B2 points");
   RETURN_IF_ERROR(mul_g1(b, &pk.b_g1));
   RETURN_IF_ERROR(mul_g1(h, &pk.h));
+  phase("B1, H points");
 
   pk.vk.alpha_g1 = g1.mul(tw.alpha).to_affine();
   pk.vk.beta_g1 = g1.mul(tw.beta).to_affine();
@@ -271,6 +304,7 @@ StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptio
   pk.vk.delta_g1 = g1.mul(tw.delta).to_affine();
   pk.vk.delta_g2 = g2.mul(tw.delta).to_affine();
   RETURN_IF_ERROR(pk.check_shape());
+  CUZK_LOG(Info) << "development setup of domain 2^" << lg_n << ": " << phases;
   return pk;
 }
 
