@@ -35,6 +35,7 @@ struct Sample {
   engine::Priority priority;
   double latency_ms;
   bool ok;
+  Clock::time_point done;  // when the reply came
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -74,7 +75,7 @@ void bench_worker(server::Client* client, const BenchArgs& a, const std::string&
     bool ok = r.ok() && r->outcome == engine::JobOutcome::kCompleted;
     if (!ok) std::fprintf(stderr, "\nproof failed: %s\n", r.ok() ? r->error_message.c_str() : r.status().to_string().c_str());
     std::lock_guard<std::mutex> lock(*mu);
-    samples->push_back({s.priority, ms, ok});
+    samples->push_back({s.priority, ms, ok, Clock::now()});
   }
 }
 
@@ -126,7 +127,7 @@ int run_bench(const BenchArgs& a) {
   double wall_s = std::chrono::duration<double>(Clock::now() - start).count();
   done = true;
   progress.join();
-  std::vector<double> all;
+  std::vector<double> all, done_s;
   std::map<engine::Priority, std::vector<double>> by_priority;
   size_t failed = 0;
   for (const Sample& s : samples) {
@@ -135,10 +136,17 @@ int run_bench(const BenchArgs& a) {
       continue;
     }
     all.push_back(s.latency_ms);
+    done_s.push_back(std::chrono::duration<double>(s.done - start).count());
     by_priority[s.priority].push_back(s.latency_ms);
   }
   std::printf("circuit %s, concurrency %u: %zu proofs in %.2f s = %.2f proofs/s (%zu failed)\n", a.circuit.c_str(),
               a.concurrency, all.size(), wall_s, double(all.size()) / wall_s, failed);
+  // Steady: the interval between replies once the pipeline is full (from
+  // the first reply to the last), which leaves out the first proof's fill.
+  std::sort(done_s.begin(), done_s.end());
+  const double steady_s =
+      done_s.size() >= 2 ? (done_s.back() - done_s.front()) / double(done_s.size() - 1) : 0;
+  if (steady_s > 0) std::printf("steady: %.2f s per proof (between the first and the last reply)\n", steady_s);
   std::printf("%s\n", summary_line("all", all).c_str());
   if (by_priority.size() > 1)
     for (const auto& [p, lat] : by_priority) std::printf("%s\n", summary_line(engine::priority_name(p).data(), lat).c_str());
@@ -147,7 +155,9 @@ int run_bench(const BenchArgs& a) {
     o << "{\"circuit\":\"" << a.circuit << "\",\"concurrency\":" << a.concurrency << ",\"proofs\":" << all.size()
       << ",\"failed\":" << failed << ",\"wall_s\":" << wall_s << ",\"proofs_per_s\":" << double(all.size()) / wall_s
       << ",\"p50_ms\":" << percentile(all, 50) << ",\"p90_ms\":" << percentile(all, 90)
-      << ",\"p99_ms\":" << percentile(all, 99) << "}\n";
+      << ",\"p99_ms\":" << percentile(all, 99) << ",\"steady_s_per_proof\":" << steady_s << ",\"done_s\":[";
+    for (size_t i = 0; i < done_s.size(); ++i) o << (i ? "," : "") << done_s[i];
+    o << "]}\n";
   }
   return failed ? 1 : 0;
 }
