@@ -81,6 +81,7 @@ int run_serve(const ServeArgs& a) {
     // only; demo circuits, whose files are generated at start, are skipped).
     engine::SourceOptions so;
     so.cache_dir = config->engine.cache_dir;
+    so.check_only = true;  // nothing is written: no cache file, no synthesized rows
     for (const engine::CircuitSpec& spec : config->engine.circuits) {
       if (spec.zkey.empty() && spec.params.empty()) continue;
       auto source = engine::make_circuit_source(spec, so);
