@@ -11,6 +11,7 @@
 
 #include "cli_util.h"
 #include "cuzk/base/log.h"
+#include "cuzk/build_info.h"
 #include "cuzk/commands.h"
 #include "cuzk/engine/circuit_source.h"
 #include "cuzk/engine/engine.h"
@@ -72,6 +73,7 @@ int run_serve(const ServeArgs& a) {
     std::fprintf(stderr, "cuzk serve: %s\n", config.status().message().c_str());
     return 2;
   }
+  config->engine.version = CUZK_VERSION;
   log::Level level = log::Level::kInfo;
   log::parse_level(config->log_level, &level);
   install_stderr_log(level);

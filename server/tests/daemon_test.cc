@@ -282,6 +282,27 @@ TEST_F(DaemonTest, StaleSocketIsReplacedAndALiveOneRefused) {
   EXPECT_EQ(second.status().code(), StatusCode::kAlreadyExists);
 }
 
+// The running cuzk's version in /status and as cuzk_build_info, and the
+// uptime in /metrics; the device's busy fraction counts the proof running now.
+TEST_F(DaemonTest, StatusAndMetricsNameTheVersionAndUptime) {
+  ServerConfig c = config("version");
+  c.engine.version = "0." + std::to_string(std::rand() % 1000) + ".7";
+  start(c);
+  expect_valid(*client_->prove(demo_args()));
+  const std::string addr = server_->status_address();
+  httplib::Client http(addr.substr(0, addr.rfind(':')), std::stoi(addr.substr(addr.rfind(':') + 1)));
+  auto status = http.Get("/status");
+  ASSERT_TRUE(status);
+  auto j = nlohmann::json::parse(status->body);
+  EXPECT_EQ(j["version"], c.engine.version);
+  EXPECT_GT(j["device_status"][0]["busy_fraction"].get<double>(), 0.0);
+  auto metrics = http.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("cuzk_build_info{version=\"" + c.engine.version + "\"} 1"), std::string::npos)
+      << metrics->body;
+  EXPECT_NE(metrics->body.find("# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds "), std::string::npos);
+}
+
 // server.socket_group (the packaged service): the socket belongs to the group
 // with mode 0660, so that its members (Curio's user) may connect; a group
 // that does not exist stops the start, naming it.

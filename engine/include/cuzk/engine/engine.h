@@ -131,6 +131,7 @@ struct QueueDepth {
 
 struct EngineStatus {
   double uptime_s = 0;
+  std::string version;  // EngineConfig::version
   uint64_t budget_used_bytes = 0, budget_total_bytes = 0, budget_peak_bytes = 0;
   uint64_t pinned_idle_bytes = 0;  // pinned buffers kept for reuse (part of budget_used_bytes)
   uint64_t proofs_completed = 0, proofs_failed = 0, proofs_cancelled = 0;
