@@ -77,6 +77,19 @@ StatusOr<fc::UpdateProofInfo> parse_update_proof(const std::string& t) {
                                           [](const std::string& s) { return fc::update_proof_info(s); });
 }
 
+StatusOr<uint64_t> parse_sector_size(const std::string& text) {
+  uint64_t v = 0;
+  size_t i = 0;
+  while (i < text.size() && i < 15 && text[i] >= '0' && text[i] <= '9') v = v * 10 + uint64_t(text[i++] - '0');
+  const std::string unit = text.substr(i);
+  if (i == 0) return invalid_argument("--sector-size: \"" + text + "\" is not a size (2KiB, 8MiB, 32GiB, or bytes)");
+  if (unit.empty() || unit == "B") return v;
+  if (unit == "KiB") return v << 10;
+  if (unit == "MiB") return v << 20;
+  if (unit == "GiB") return v << 30;
+  return invalid_argument("--sector-size: unknown unit \"" + unit + "\" (KiB, MiB, GiB)");
+}
+
 StatusOr<std::string> read_whole_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return not_found(path + ": cannot open");
@@ -120,7 +133,7 @@ int verify_partitions(const char* cmd, const KeyArgs& a, const std::vector<std::
     if (a.vk.empty() && a.proof.empty()) return kExitOk;
   }
   if (a.vk.empty() || a.proof.empty()) return fail(cmd, invalid_argument("--vk and --proof are required"));
-  auto vk = io::read_vk(a.vk);
+  auto vk = io::read_vk_for_verifier(a.vk);
   if (!vk.ok()) return fail(cmd, vk.status().with_context(a.vk));
   auto proofs = io::read_proofs(a.proof);
   if (!proofs.ok()) return fail(cmd, proofs.status().with_context(a.proof));
@@ -148,27 +161,71 @@ void add_key_options(CLI::App* cmd, KeyArgs* a) {
 
 struct SealArgs {
   KeyArgs key;
-  std::string proof_type = "StackedDrg32GiBV1_1", comm_r, comm_d, prover_id, ticket, seed, c1;
+  std::string proof_type, comm_r, comm_d, prover_id, ticket, seed, c1, porep_id, api_version;
   int64_t miner_id = -1;
-  uint64_t sector = 0;
+  int64_t sector = -1;
 };
 
+// The C1 output in a file: Curio's envelope (its sector number too) or the
+// bare SealCommitPhase1Output JSON.
+StatusOr<fc::SealCommitPhase1Output> read_c1(const std::string& path, int64_t* sector_num) {
+  ASSIGN_OR_RETURN(std::string text, read_whole_file(path));
+  if (text.find("\"Phase1Out\"") != std::string::npos) {
+    auto env = fc::parse_c1_envelope(text);
+    if (!env.ok()) return env.status().with_context(path);
+    *sector_num = env->sector_num;
+    text = std::move(env->phase1_out);
+  }
+  auto c1 = fc::parse_c1_output(text);
+  if (!c1.ok()) return c1.status().with_context(path);
+  return c1;
+}
+
+// --api-version 1.0.0 | 1.1.0 | 1.2.0
+StatusOr<fc::ApiVersion> parse_api_version(const std::string& text) {
+  for (fc::ApiVersion v : {fc::ApiVersion::kV1_0_0, fc::ApiVersion::kV1_1_0, fc::ApiVersion::kV1_2_0})
+    if (text == fc::api_version_name(v)) return v;
+  return invalid_argument("--api-version: \"" + text + "\" is not one of 1.0.0, 1.1.0, 1.2.0");
+}
+
+// The proof type: --registered-proof, else the C1 output's; then the
+// overrides of filecoin-proofs' PoRepConfig (networks that derive their own
+// porep_id or API version).
+StatusOr<fc::SealProofInfo> seal_info(const SealArgs& a, const std::string& c1_proof) {
+  if (a.proof_type.empty() && c1_proof.empty())
+    return invalid_argument("give --registered-proof (e.g. StackedDrg32GiBV1_1), or --c1 to take it from the C1 output");
+  ASSIGN_OR_RETURN(fc::SealProofInfo info, parse_seal_proof(a.proof_type.empty() ? c1_proof : a.proof_type));
+  if (!a.porep_id.empty()) {
+    ASSIGN_OR_RETURN(fc::Node id, parse_node_hex(a.porep_id, "--porep-id"));
+    std::copy(id.begin(), id.end(), info.porep_id.begin());
+  }
+  if (!a.api_version.empty()) {
+    ASSIGN_OR_RETURN(info.api, parse_api_version(a.api_version));
+  }
+  return info;
+}
+
 StatusOr<std::vector<std::vector<ff::Fr>>> seal_inputs(const SealArgs& a) {
-  ASSIGN_OR_RETURN(fc::SealProofInfo info, parse_seal_proof(a.proof_type));
   fc::Node comm_r, comm_d, ticket, seed;
+  std::string c1_proof;
+  int64_t sector = a.sector;
   if (!a.c1.empty()) {
-    ASSIGN_OR_RETURN(std::string text, read_whole_file(a.c1));
-    ASSIGN_OR_RETURN(fc::SealCommitPhase1Output c1, fc::parse_c1_output(text));
+    int64_t envelope_sector = -1;
+    ASSIGN_OR_RETURN(fc::SealCommitPhase1Output c1, read_c1(a.c1, &envelope_sector));
     comm_r = c1.comm_r, comm_d = c1.comm_d, ticket = c1.ticket, seed = c1.seed;
+    c1_proof = c1.registered_proof;
+    if (sector < 0) sector = envelope_sector;
   } else {
     ASSIGN_OR_RETURN(comm_r, parse_commitment(a.comm_r, fc::CommitmentKind::kSealed, "--comm-r"));
     ASSIGN_OR_RETURN(comm_d, parse_commitment(a.comm_d, fc::CommitmentKind::kUnsealed, "--comm-d"));
     ASSIGN_OR_RETURN(ticket, parse_node_hex(a.ticket, "--ticket"));
     ASSIGN_OR_RETURN(seed, parse_node_hex(a.seed, "--seed"));
   }
+  if (sector < 0) return invalid_argument("give --sector N (Curio's C1 envelope carries it; a bare C1 output does not)");
+  ASSIGN_OR_RETURN(fc::SealProofInfo info, seal_info(a, c1_proof));
   if (comm_r == fc::Node{} || comm_d == fc::Node{}) return invalid_argument("an all-zero commitment (comm_r or comm_d)");
   ASSIGN_OR_RETURN(fc::Node prover, parse_prover(a.prover_id, a.miner_id));
-  const fc::Node replica_id = fc::compute_replica_id(prover, a.sector, ticket, comm_d, info.porep_id);
+  const fc::Node replica_id = fc::compute_replica_id(prover, uint64_t(sector), ticket, comm_d, info.porep_id);
   std::vector<std::vector<ff::Fr>> inputs;
   for (uint64_t k = 0; k < uint64_t(info.partitions); ++k) {
     ASSIGN_OR_RETURN(auto in, fc::porep_public_inputs(info, replica_id, comm_d, comm_r, seed, k));
@@ -181,15 +238,20 @@ void add_verify_seal(CLI::App& fil, Runner* runner) {
   auto a = std::make_shared<SealArgs>();
   auto* cmd = fil.add_subcommand("verify-seal", "Verify a PoRep (seal) proof: exit 0 valid, 1 invalid, 2 input error");
   add_key_options(cmd, &a->key);
-  cmd->add_option("--registered-proof", a->proof_type, "Seal proof type, number or name (default StackedDrg32GiBV1_1)");
+  cmd->add_option("--registered-proof", a->proof_type,
+                  "Seal proof type, number or name (default with --c1: the C1 output's)");
   cmd->add_option("--comm-r", a->comm_r, "comm_r: 64 hex digits or the sealed CID (bagboea4b5abc…)");
   cmd->add_option("--comm-d", a->comm_d, "comm_d: 64 hex digits or the unsealed CID (baga6ea4sea…)");
   cmd->add_option("--ticket", a->ticket, "Ticket (seal randomness), 64 hex digits");
   cmd->add_option("--seed", a->seed, "Interactive seed, 64 hex digits");
-  cmd->add_option("--c1", a->c1, "Take comm_r, comm_d, ticket and seed from this C1 output JSON instead");
+  cmd->add_option("--c1", a->c1,
+                  "Take the proof type, comm_r, comm_d, ticket and seed (and with Curio's envelope the sector "
+                  "number) from this C1 output instead");
   cmd->add_option("--prover-id", a->prover_id, "Prover id, 64 hex digits");
   cmd->add_option("--miner-id", a->miner_id, "Miner actor id N (f0N), instead of --prover-id");
-  cmd->add_option("--sector", a->sector, "Sector number")->required();
+  cmd->add_option("--sector", a->sector, "Sector number (default with Curio's envelope: its SectorNum)");
+  cmd->add_option("--porep-id", a->porep_id, "Override the proof type's porep_id: 64 hex digits");
+  cmd->add_option("--api-version", a->api_version, "Override the proof type's API version: 1.0.0, 1.1.0 or 1.2.0");
   cmd->callback([runner, a] {
     *runner = [a] {
       auto in = seal_inputs(*a);

@@ -18,6 +18,7 @@
 #include "cuzk/groth16/setup.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/r1cs/precompiled.h"
+#include "filecoin_cli.h"
 #ifdef CUZK_HAVE_CUDA_PROVER
 #include "cuzk/groth16/cuda/cuda_setup.h"
 #endif
@@ -31,22 +32,9 @@ struct CircuitArgs {
   std::string kind, sector_size = "2KiB";
 };
 
-StatusOr<uint64_t> parse_bytes(const std::string& text) {
-  uint64_t v = 0;
-  size_t i = 0;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') v = v * 10 + uint64_t(text[i++] - '0');
-  const std::string unit = text.substr(i);
-  if (i == 0) return invalid_argument("--sector-size: \"" + text + "\" is not a size (2KiB, 8MiB, 32GiB, or bytes)");
-  if (unit.empty() || unit == "B") return v;
-  if (unit == "KiB") return v << 10;
-  if (unit == "MiB") return v << 20;
-  if (unit == "GiB") return v << 30;
-  return invalid_argument("--sector-size: unknown unit \"" + unit + "\" (KiB, MiB, GiB)");
-}
-
 StatusOr<snark::FilecoinCircuit> circuit_of(const CircuitArgs& a) {
   ASSIGN_OR_RETURN(snark::CircuitKind kind, snark::parse_circuit_kind(a.kind));
-  ASSIGN_OR_RETURN(uint64_t bytes, parse_bytes(a.sector_size));
+  ASSIGN_OR_RETURN(uint64_t bytes, parse_sector_size(a.sector_size));
   return snark::FilecoinCircuit::create(kind, bytes);
 }
 

@@ -131,6 +131,7 @@ Status run_seal(const SealCmdArgs& a) {
                                   fc::c1_envelope_to_json({int64_t(a.sector), info.sector_bytes, c1_json})));
   Env env;
   env.put("SEAL_PROOF", std::string(info.name));
+  env.put("POREP_ID", fc::Node(info.porep_id));
   env.put("SECTOR", std::to_string(a.sector));
   env.put("PROVER_ID", in.prover_id);
   env.put("TICKET", in.ticket);

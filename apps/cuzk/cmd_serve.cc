@@ -11,6 +11,7 @@
 
 #include "cli_util.h"
 #include "cuzk/base/log.h"
+#include "cuzk/build_info.h"
 #include "cuzk/commands.h"
 #include "cuzk/engine/circuit_source.h"
 #include "cuzk/engine/engine.h"
@@ -71,6 +72,7 @@ int run_serve(const ServeArgs& a) {
     std::fprintf(stderr, "cuzk serve: %s\n", config.status().message().c_str());
     return 2;
   }
+  config->engine.version = CUZK_VERSION;
   log::Level level = log::Level::kInfo;
   log::parse_level(config->log_level, &level);
   install_stderr_log(level);
@@ -80,6 +82,7 @@ int run_serve(const ServeArgs& a) {
     // only; demo circuits, whose files are generated at start, are skipped).
     engine::SourceOptions so;
     so.cache_dir = config->engine.cache_dir;
+    so.check_only = true;  // nothing is written: no cache file, no synthesized rows
     for (const engine::CircuitSpec& spec : config->engine.circuits) {
       if (spec.zkey.empty() && spec.params.empty()) continue;
       auto source = engine::make_circuit_source(spec, so);

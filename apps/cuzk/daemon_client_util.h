@@ -53,10 +53,11 @@ Status write_publics(const std::string& path, size_t proofs, const std::vector<f
 // A job's result as one JSON object (job id, outcome, counts, timings).
 std::string job_result_json(const engine::JobResult& r, double client_ms);
 
-// The address to dial: the given one, else the default daemon socket.
+// The address to dial: the given one, else $CUZK_ADDR, else the user's own
+// daemon's socket or the packaged service's (server::client_default_address).
 inline std::string resolve_addr(const std::string& addr) {
   if (!addr.empty()) return addr;
-  return server::default_config(server::read_config_env()).listen;
+  return server::client_default_address(server::read_config_env());
 }
 
 // A circuit spec by id from a config file (or the embedded default), with

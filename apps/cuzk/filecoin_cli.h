@@ -26,6 +26,9 @@ StatusOr<filecoin::SealProofInfo> parse_seal_proof(const std::string& text);
 StatusOr<filecoin::PoStProofInfo> parse_post_proof(const std::string& text);
 StatusOr<filecoin::UpdateProofInfo> parse_update_proof(const std::string& text);
 
+// "2KiB", "32GiB" or bytes, as sector sizes are written.
+StatusOr<uint64_t> parse_sector_size(const std::string& text);
+
 StatusOr<std::string> read_whole_file(const std::string& path);
 Status write_text_file(const std::string& path, const std::string& text);
 

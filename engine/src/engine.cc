@@ -297,7 +297,6 @@ StatusOr<bool> Engine::Impl::cancel(const std::string& job_id) {
   }
   for (auto& i : removed) release_buffers(i.part());
   keys_->wake();  // a partition waiting for admission sees the cancellation now
-  CUZK_LOG(Info) << "cancelled " << job_id << (was_running ? " (a partition was proving)" : "");
   return was_running;
 }
 
@@ -314,13 +313,20 @@ std::vector<Item> Engine::Impl::finish_job_locked(Job& job, JobOutcome outcome, 
       p->state = outcome == JobOutcome::kCancelled ? PartitionState::kCancelled : PartitionState::kFailed;
   fill_result_locked(job);
   unfinished_--;
+  // One line per finished job in the log (a failure's says why).
+  const JobTimings& t = job.result.timings;
   if (outcome == JobOutcome::kCompleted) {
     completed_++;
     metrics_.add_counter("cuzk_proofs_completed_total", 1, kind_label(job.kind));
-    metrics_.observe_seconds("cuzk_job_seconds", double(job.result.timings.total_ms) / 1000, kind_label(job.kind));
+    metrics_.observe_seconds("cuzk_job_seconds", double(t.total_ms) / 1000, kind_label(job.kind));
+    CUZK_LOG(Info) << job.id << " completed: " << proof_kind_name(job.kind) << " " << bounded_quote(job.circuit_id)
+                   << ", " << job.partitions.size() << " partition(s) in " << t.total_ms << " ms (queue "
+                   << t.queue_wait_ms << ", key " << t.srs_load_ms << ", synthesis " << t.synthesis_ms << ", compute "
+                   << t.compute_ms << ", verify " << t.verify_ms << ")";
   } else if (outcome == JobOutcome::kCancelled) {
     cancelled_++;
     metrics_.add_counter("cuzk_proofs_cancelled_total", 1, kind_label(job.kind));
+    CUZK_LOG(Info) << job.id << " cancelled: " << error;
   } else {
     failed_++;
     metrics_.add_counter("cuzk_proofs_failed_total", 1, kind_label(job.kind));

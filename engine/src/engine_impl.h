@@ -305,6 +305,10 @@ class Engine::Impl {
   // Forgets jobs past their retention; returns how many.
   size_t purge_expired_locked() REQUIRES(mu_);
   void publish_gauges_locked() REQUIRES(mu_);
+  // The device's busy time: its finished proofs' device time, plus the time
+  // so far of the proof one of its workers runs now (so that the first proof
+  // shows before it ends).
+  double device_busy_ms_locked(const Device& d, Clock::time_point now) const REQUIRES(mu_);
   JobStatus job_status_locked(const Job& job, Clock::time_point now) const REQUIRES(mu_);
 
   mutable Mutex mu_;

@@ -73,6 +73,7 @@ EngineStatus Engine::Impl::status() const {
   MutexLock lock(mu_);
   auto now = Clock::now();
   st.uptime_s = ms_between(started_, now) / 1000;
+  st.version = config_.version;
   st.budget_total_bytes = budget_->total();
   st.budget_used_bytes = budget_->used();
   st.budget_peak_bytes = budget_->peak();
@@ -125,7 +126,7 @@ EngineStatus Engine::Impl::status() const {
     ds.vram_used_bytes = m.used_bytes;
     ds.vram_peak_bytes = m.peak_bytes;
     ds.key_budget_bytes = d->is_cpu() ? 0 : config_.key_device_budget_bytes;
-    ds.busy_fraction = up_ms > 0 ? std::min(1.0, d->busy_ms / up_ms) : 0;
+    ds.busy_fraction = up_ms > 0 ? std::min(1.0, device_busy_ms_locked(*d, now) / up_ms) : 0;
     for (const auto& s : slots_)
       if (s->device == d->name) ds.workers.push_back(s->name);
     for (const auto& [cause, n] : d->fallbacks) ds.fallbacks.emplace_back(cause, n);
@@ -186,6 +187,13 @@ MetricsRegistry& Engine::metrics() { return impl_->metrics_; }
 void Engine::stop_accepting() { impl_->stop_accepting(); }
 bool Engine::drain(std::chrono::milliseconds grace) { return impl_->drain(grace); }
 void Engine::cancel_all(const std::string& reason) { impl_->cancel_all(reason); }
+
+double Engine::Impl::device_busy_ms_locked(const Device& d, Clock::time_point now) const {
+  Clock::time_point running{};
+  for (const auto& s : slots_)
+    if (s->busy && s->device == d.name && (!is_set(running) || s->busy_since < running)) running = s->busy_since;
+  return d.busy_ms + (is_set(running) ? ms_between(running, now) : 0);
+}
 
 std::string Engine::metrics_text() const {
   {

@@ -41,6 +41,15 @@ Status check_params_layout(const io::ParamsLayout& l, const r1cs::CircuitShape& 
   return ok_status();
 }
 
+// The parameter file's header against the circuit; returns the file's size.
+StatusOr<uint64_t> check_params_file(const std::string& path, const r1cs::CircuitShape& shape,
+                                     const std::string& name) {
+  ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(path));
+  ASSIGN_OR_RETURN(io::ParamsLayout layout, io::scan_params(f.bytes()));
+  RETURN_IF_ERROR(check_params_layout(layout, shape, path, name));
+  return uint64_t(f.size());
+}
+
 Status ensure_circuit_file(const FilecoinCircuit& circuit, const std::string& path) {
   if (fs::exists(path)) return ok_status();
   CUZK_LOG(Info) << circuit.name() << ": synthesizing the circuit's rows into " << path << " (once)";
@@ -91,15 +100,13 @@ class FilecoinSource : public CircuitSource {
 
  private:
   StatusOr<CircuitInfo> describe_impl() {
-    ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(key_));
-    ASSIGN_OR_RETURN(io::ParamsLayout layout, io::scan_params(f.bytes()));
-    RETURN_IF_ERROR(check_params_layout(layout, shape_, key_, circuit_.name()));
+    ASSIGN_OR_RETURN(const uint64_t key_bytes, check_params_file(key_, shape_, circuit_.name()));
     CircuitInfo info;
     info.num_vars = shape_.num_vars();
     info.num_public = shape_.num_inputs - 1;
     info.lg_n = lg_of(shape_.num_constraints + shape_.num_inputs);
-    info.key_file_bytes = f.size();
-    info.est_key_bytes = f.size() + file_size_or_zero(circuit_file_);
+    info.key_file_bytes = key_bytes;
+    info.est_key_bytes = key_bytes + file_size_or_zero(circuit_file_);
     return info;
   }
 
@@ -150,11 +157,21 @@ Status make_checked(const CircuitSpec& spec, const SourceOptions& options, Filec
   ASSIGN_OR_RETURN(*circuit, FilecoinCircuit::create(kind, spec.filecoin.sector_size));
   ASSIGN_OR_RETURN(*shape, filecoin::snark::circuit_shape(*circuit));
   *files = filecoin_files(*circuit, spec.filecoin, options.cache_dir);
+  return ok_status();
+}
+
+// The cache's files the circuit needs: its rows (minutes and gigabytes for a
+// 32 GiB PoRep) and a development key, each written once. A parameter file is
+// checked first, so that a missing or wrong one is reported before anything
+// is written.
+Status prepare_files(const CircuitSpec& spec, const SourceOptions& options, const FilecoinCircuit& circuit,
+                     const r1cs::CircuitShape& shape, const FilecoinFiles& files) {
+  if (!spec.filecoin.dev_key) RETURN_IF_ERROR(check_params_file(spec.params, shape, circuit.name()).status());
   std::error_code ec;
   fs::create_directories(options.cache_dir, ec);
   if (ec) return failed_precondition("cannot create the cache directory " + options.cache_dir + ": " + ec.message());
-  RETURN_IF_ERROR(ensure_circuit_file(*circuit, files->circuit));
-  if (spec.filecoin.dev_key) RETURN_IF_ERROR(ensure_dev_key(*circuit, *files, spec.filecoin.dev_seed, options.pool));
+  RETURN_IF_ERROR(ensure_circuit_file(circuit, files.circuit));
+  if (spec.filecoin.dev_key) RETURN_IF_ERROR(ensure_dev_key(circuit, files, spec.filecoin.dev_seed, options.pool));
   return ok_status();
 }
 
@@ -175,8 +192,12 @@ StatusOr<std::unique_ptr<CircuitSource>> make_filecoin_source(const CircuitSpec&
   std::string key = spec.filecoin.dev_key ? files.dev_params : spec.params;
   SourceOptions o = options;
   if (spec.filecoin.dev_key) o.check_points = false;  // our own freshly written file
-  return std::unique_ptr<CircuitSource>(
-      std::make_unique<FilecoinSource>(spec.id, std::move(circuit), shape, std::move(key), files.circuit, o));
+  if (!options.check_only) {
+    s = prepare_files(spec, options, circuit, shape, files);
+    if (!s.ok()) return failed_precondition("circuit \"" + spec.id + "\": " + s.message());
+  }
+  auto source = std::make_unique<FilecoinSource>(spec.id, std::move(circuit), shape, std::move(key), files.circuit, o);
+  return std::unique_ptr<CircuitSource>(std::move(source));
 }
 
 }  // namespace cuzk::engine

@@ -301,7 +301,7 @@ void KeyManager::keep_loaded(Entry& e, std::shared_ptr<const LoadedCircuit> load
     hot_bytes_ -= reservation.bytes() - actual;
     reservation.release(reservation.bytes() - actual);
   } else if (actual > reservation.bytes()) {
-    CUZK_LOG(Warn) << "circuit " << bounded_quote(e.source->id()) << " takes " << actual << " bytes, more than the "
+    CUZK_LOG(Debug) << "circuit " << bounded_quote(e.source->id()) << " takes " << actual << " bytes, more than the "
                    << reservation.bytes() << " estimated";
   }
   e.loaded = std::move(loaded);

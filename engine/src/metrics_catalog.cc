@@ -38,6 +38,8 @@ constexpr FamilyDoc kFamilies[] = {
     {"cuzk_prover_batched_partitions_total", MetricType::kCounter, "Partitions in those batches."},
     {"cuzk_queue_depth", MetricType::kGauge, "Partitions waiting, by queue (prepare, prove, finalize)."},
     {"cuzk_jobs_unfinished", MetricType::kGauge, "Jobs accepted and not yet ended."},
+    {"cuzk_build_info", MetricType::kGauge, "Always 1; the label names the version of the running cuzk."},
+    {"cuzk_uptime_seconds", MetricType::kGauge, "Seconds since the engine started."},
     {"cuzk_worker_busy_fraction", MetricType::kGauge, "Fraction of the time since start each prover worker was busy."},
     {"cuzk_budget_used_bytes", MetricType::kGauge, "Host memory reserved now (keys and partitions)."},
     {"cuzk_budget_total_bytes", MetricType::kGauge, "The host memory budget (memory.total_budget)."},

@@ -319,6 +319,8 @@ void Engine::Impl::publish_gauges_locked() {
   metrics_.set_gauge("cuzk_queue_depth", double(final_queue_.size()), "queue=\"finalize\"");
   metrics_.set_gauge("cuzk_jobs_unfinished", double(unfinished_));
   double up_ms = ms_between(started_, Clock::now());
+  metrics_.set_gauge("cuzk_uptime_seconds", up_ms / 1000);
+  metrics_.set_gauge("cuzk_build_info", 1, "version=\"" + config_.version + "\"");
   for (const auto& s : slots_) {
     double busy = s->busy_ms + (s->busy ? ms_between(s->busy_since, Clock::now()) : 0);
     metrics_.set_gauge("cuzk_worker_busy_fraction", up_ms > 0 ? busy / up_ms : 0, "worker=\"" + s->name + "\"");
@@ -327,7 +329,8 @@ void Engine::Impl::publish_gauges_locked() {
   // the device memory budget.
   for (const auto& d : devices_) {
     const std::string dev = "device=\"" + d->name + "\"";
-    metrics_.set_gauge("cuzk_device_busy_fraction", up_ms > 0 ? std::min(1.0, d->busy_ms / up_ms) : 0, dev);
+    metrics_.set_gauge("cuzk_device_busy_fraction",
+                       up_ms > 0 ? std::min(1.0, device_busy_ms_locked(*d, Clock::now()) / up_ms) : 0, dev);
     const groth16::DeviceMemory m = d->backend->device_memory();
     metrics_.set_gauge("cuzk_vram_budget_bytes", double(m.budget_bytes), dev);
     metrics_.set_gauge("cuzk_vram_used_bytes", double(m.used_bytes), dev);

@@ -226,5 +226,40 @@ TEST_F(FilecoinEngineTest, AParamsFileOfAnotherCircuitIsRefusedWithTheCounts) {
   EXPECT_NE(missing.status().message().find("no-such.params"), std::string::npos) << missing.status().message();
 }
 
+// A parameter file that is missing or of another circuit is found before
+// anything is written to the cache (a 32 GiB PoRep's rows are ~7 GB); with
+// check_only (serve --check-config) nothing is written even for a good file.
+TEST_F(FilecoinEngineTest, AMissingParamsFileIsFoundBeforeTheCacheIsWritten) {
+  TestRng rng(fresh_test_seed());
+  testing::TempDir cache;
+  CircuitSpec s;
+  s.id = "winning-2k";
+  s.filecoin.kind = "winning-post";
+  s.filecoin.sector_size = 2048;
+  s.params = cache.path() + "/missing-" + std::to_string(rng() % 1000000) + ".params";
+  SourceOptions o;
+  o.cache_dir = cache.path() + "/cache";
+  auto source = make_circuit_source(s, o);
+  ASSERT_FALSE(source.ok());
+  EXPECT_NE(source.status().message().find(s.params), std::string::npos) << source.status().message();
+  EXPECT_FALSE(std::filesystem::exists(o.cache_dir)) << "the cache was written before the key file was checked";
+
+  // A key file that passes the header check: describe() works, no file made.
+  {
+    auto engine = Engine::create(config());  // makes the window-post dev key if missing
+    ASSERT_TRUE(engine.ok()) << engine.status().to_string();
+  }
+  s.id = "window-2k";
+  s.filecoin.kind = "window-post";
+  s.params = dir_->path() + "/window-post-2KiB-dev11.params";
+  o.check_only = true;
+  source = make_circuit_source(s, o);
+  ASSERT_TRUE(source.ok()) << source.status().to_string();
+  auto info = (*source)->describe();
+  ASSERT_TRUE(info.ok()) << info.status().to_string();
+  EXPECT_GT(info->key_file_bytes, 0u);
+  EXPECT_FALSE(std::filesystem::exists(o.cache_dir)) << "check_only wrote into the cache";
+}
+
 }  // namespace
 }  // namespace cuzk::engine

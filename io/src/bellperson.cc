@@ -84,7 +84,7 @@ StatusOr<ParamsVector> scan_vector(ByteSpan file, uint64_t* pos, uint64_t elem_b
 }
 
 StatusOr<groth16::VerifyingKey> parse_vk_impl(ByteSpan b, ec::SubgroupCheck check, uint64_t* consumed,
-                                              const char* kind) {
+                                              const char* kind, ec::SubgroupCheck ic_check) {
   if (b.size() < kVkFixedBytes)
     return invalid_argument(std::string(kind) + ": truncated: " + std::to_string(b.size()) +
                             " bytes, a verifying key needs at least " + std::to_string(kVkFixedBytes) +
@@ -103,7 +103,7 @@ StatusOr<groth16::VerifyingKey> parse_vk_impl(ByteSpan b, ec::SubgroupCheck chec
   ASSIGN_OR_RETURN(ParamsVector ic, scan_vector(b, &pos, kG1, "IC", kind));
   vk.ic.resize(ic.count);
   for (uint64_t i = 0; i < ic.count; ++i) {
-    ASSIGN_OR_RETURN(vk.ic[i], decode_at<G1Affine>(b, ic.offset + i * kG1, "IC", i, check, false, kind));
+    ASSIGN_OR_RETURN(vk.ic[i], decode_at<G1Affine>(b, ic.offset + i * kG1, "IC", i, ic_check, false, kind));
   }
   if (consumed != nullptr) *consumed = pos;
   return vk;
@@ -146,7 +146,18 @@ r1cs::Bitmap concat(const r1cs::Bitmap& inputs, const r1cs::Bitmap& aux) {
 }  // namespace
 
 StatusOr<groth16::VerifyingKey> parse_vk(ByteSpan bytes, ec::SubgroupCheck check, uint64_t* consumed) {
-  return parse_vk_impl(bytes, check, consumed, "vk");
+  return parse_vk_impl(bytes, check, consumed, "vk", check);
+}
+
+StatusOr<groth16::VerifyingKey> parse_vk_for_verifier(ByteSpan bytes) {
+  return parse_vk_impl(bytes, ec::SubgroupCheck::kCheck, nullptr, "vk", ec::SubgroupCheck::kSkip);
+}
+
+StatusOr<groth16::VerifyingKey> read_vk_for_verifier(const std::string& path) {
+  ASSIGN_OR_RETURN(MappedFile f, MappedFile::open(path));
+  auto vk = parse_vk_for_verifier(f.bytes());
+  if (!vk.ok()) return vk.status().with_context(path);
+  return vk;
 }
 
 StatusOr<std::vector<uint8_t>> serialize_vk(const groth16::VerifyingKey& vk) {
@@ -209,7 +220,7 @@ StatusOr<groth16::ProvingKey> parse_params(ByteSpan file, const r1cs::DensityBit
   groth16::ProvingKey pk;
   pk.layout = groth16::KeyLayout::kBellperson;
   // The verifying key's points are few: always in the subgroup (key_check.h).
-  ASSIGN_OR_RETURN(pk.vk, parse_vk_impl(file, ec::SubgroupCheck::kCheck, nullptr, "params"));
+  ASSIGN_OR_RETURN(pk.vk, parse_vk_impl(file, ec::SubgroupCheck::kCheck, nullptr, "params", ec::SubgroupCheck::kCheck));
   pk.lg_n = std::countr_zero(uint64_t(lay.h.count) + 1);
   pk.num_inputs = lay.ic_len;
   pk.num_aux = lay.l.count;

@@ -6,10 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <tuple>
 
+#include "cuzk/ec/batch.h"
+#include "cuzk/ec/scalar_mul.h"
 #include "cuzk/ec/zcash_codec.h"
+#include "cuzk/groth16/verifier.h"
 #include "cuzk/io/inspect.h"
 #include "key_test_util.h"
 
@@ -391,6 +396,97 @@ TEST(Inspect, BellpersonKinds) {
   ASSERT_TRUE(s.ok());
   EXPECT_NE(s->find("proofs (partitions): 2"), std::string::npos) << *s;
   EXPECT_FALSE(inspect_bytes(std::vector<uint8_t>(100, 3)).ok());
+}
+
+// A verifying key with as many IC points as a 32 GiB Window PoSt's (25,840)
+// and a proof made with its trapdoor: IC_i = (a + i·h)·G, so IC(x) is known
+// as a scalar u and C = (ab − αβ − u·γ)/δ makes e(A,B) = e(α,β)e(IC(x),γ)e(C,δ)
+// hold. The key read for a verifier (IC points on the curve only) verifies it
+// through the multi-scalar multiplication; another input does not; an IC
+// point with a component outside the subgroup is refused when its input is
+// used. Prints the time of each step (docs/perf.md §7), asserting none.
+TEST(BellpersonVk, ManyInputsVerifyAgainstTheKeyReadForAVerifier) {
+  TestRng rng(fresh_seed());
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); };
+  const size_t inputs = 25'839;
+  const ff::Fr alpha = ff::Fr::random(rng), beta = ff::Fr::random(rng), gamma = ff::Fr::random(rng),
+               delta = ff::Fr::random(rng), a = ff::Fr::random(rng), h = ff::Fr::random(rng);
+  const ec::G1Affine g1 = ec::g1_generator();
+  const ec::G2Affine g2 = ec::g2_generator();
+  groth16::VerifyingKey vk;
+  vk.alpha_g1 = ec::mul(g1, alpha).to_affine();
+  vk.beta_g1 = ec::mul(g1, beta).to_affine();
+  vk.beta_g2 = ec::mul(g2, beta).to_affine();
+  vk.gamma_g2 = ec::mul(g2, gamma).to_affine();
+  vk.delta_g1 = ec::mul(g1, delta).to_affine();
+  vk.delta_g2 = ec::mul(g2, delta).to_affine();
+  {
+    std::vector<ec::G1Jacobian> ic(inputs + 1);
+    ec::G1Jacobian p = ec::mul(g1, a);
+    const ec::G1Affine step = ec::mul(g1, h).to_affine();
+    for (auto& q : ic) q = p, p += step;
+    vk.ic = ec::batch_normalize<ec::G1Curve>(std::span<const ec::G1Jacobian>(ic));
+  }
+  // Public inputs as a Window PoSt's: per sector one comm_r (any Fr) and ten
+  // challenged leaf indices (< 2^30).
+  std::vector<ff::Fr> x(inputs);
+  for (size_t i = 0; i < inputs; ++i) x[i] = i % 11 == 0 ? ff::Fr::random(rng) : ff::Fr::from_uint(rng() & ((1u << 30) - 1));
+  ff::Fr u = a, sum_x = ff::Fr::zero(), sum_ix = ff::Fr::zero();
+  for (size_t i = 0; i < inputs; ++i) sum_x += x[i], sum_ix += ff::Fr::from_uint(i + 1) * x[i];
+  u += a * sum_x + h * sum_ix;
+  const ff::Fr pa = ff::Fr::random(rng), pb = ff::Fr::random(rng);
+  groth16::Proof proof;
+  proof.a = ec::mul(g1, pa).to_affine();
+  proof.b = ec::mul(g2, pb).to_affine();
+  proof.c = ec::mul(g1, (pa * pb - alpha * beta - u * gamma) * delta.inverse()).to_affine();
+
+  auto bytes = serialize_vk(vk);
+  ASSERT_TRUE(bytes.ok());
+  auto t0 = Clock::now();
+  auto every = parse_vk(*bytes);
+  const double every_ms = ms(t0);
+  ASSERT_TRUE(every.ok()) << every.status().to_string();
+  t0 = Clock::now();
+  auto for_verifier = parse_vk_for_verifier(*bytes);
+  const double verifier_ms = ms(t0);
+  ASSERT_TRUE(for_verifier.ok()) << for_verifier.status().to_string();
+  t0 = Clock::now();
+  ec::G1Jacobian naive = ec::G1Jacobian::from_affine(vk.ic[0]);
+  for (size_t i = 0; i < inputs; ++i) naive += ec::mul(vk.ic[i + 1], x[i]);
+  const double naive_ms = ms(t0);
+  EXPECT_TRUE(naive == ec::mul(g1, u));
+
+  groth16::PreparedVerifyingKey pvk(*for_verifier);
+  t0 = Clock::now();
+  auto ok = pvk.verify(x, proof);
+  const double verify_ms = ms(t0);
+  ASSERT_TRUE(ok.ok()) << ok.status().to_string();
+  EXPECT_TRUE(*ok);
+  std::printf("25,839 inputs: vk read with every IC point tested %.1f ms, for a verifier %.1f ms; "
+              "IC(x) as scalar multiplications %.1f ms; verify (MSM + pairing) %.1f ms\n",
+              every_ms, verifier_ms, naive_ms, verify_ms);
+  const size_t k = rng() % inputs;
+  x[k] += ff::Fr::one();
+  ok = pvk.verify(x, proof);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_FALSE(*ok) << "input " << k << " changed";
+
+  // IC_k with a component outside the subgroup: read for a verifier, refused
+  // when verifying with x_k = 1 (its component then reaches IC(x)).
+  auto bad = vk;
+  bad.ic[k + 1] = ec::random_curve_point<ec::G1Curve>(rng);
+  ASSERT_FALSE(ec::in_subgroup(bad.ic[k + 1]));
+  auto bad_bytes = serialize_vk(bad);
+  ASSERT_TRUE(bad_bytes.ok());
+  EXPECT_FALSE(parse_vk(*bad_bytes).ok());
+  auto bad_vk = parse_vk_for_verifier(*bad_bytes);
+  ASSERT_TRUE(bad_vk.ok()) << bad_vk.status().to_string();
+  x[k] = ff::Fr::one();
+  auto refused = groth16::PreparedVerifyingKey(*bad_vk).verify(x, proof);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("outside the prime-order subgroup"), std::string::npos)
+      << refused.status().message();
 }
 
 }  // namespace

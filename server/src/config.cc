@@ -15,12 +15,60 @@
 #include <toml++/toml.h>
 
 #include "cuzk/base/log.h"
+#include "curio_keys.h"
 #include "listen_address.h"
 
 namespace cuzk::server {
 namespace {
 
 constexpr uint64_t kGiB = uint64_t(1) << 30;
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// The known name `key` was most likely meant to be: within two edits (a typo,
+// a plural), else one that has `key` as one of its words ("budget" for
+// "total_budget"); "" when none or several are that close.
+std::string closest_key(const std::string& key, const std::vector<std::string>& names) {
+  std::string best;
+  size_t best_distance = 3;
+  bool tie = false;
+  for (const std::string& n : names) {
+    const size_t d = edit_distance(key, n);
+    if (d < best_distance) best = n, best_distance = d, tie = false;
+    else if (d == best_distance) tie = true;
+  }
+  if (!best.empty() && !tie) return best;
+  std::vector<std::string> by_word;
+  for (const std::string& n : names) {
+    const std::string padded = "_" + n + "_";
+    if (key.size() >= 3 && padded.find("_" + key + "_") != std::string::npos) by_word.push_back(n);
+  }
+  return by_word.size() == 1 ? by_word[0] : "";
+}
+
+// "unknown key memory.budget (did you mean memory.total_budget?); the keys of
+// [memory] are ...".
+std::string unknown_key_message(const std::string& where, const std::string& key,
+                                const std::vector<std::string>& names, const std::string& prefix) {
+  const std::string close = closest_key(key, names);
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  return "unknown key " + where + (close.empty() ? "" : " (did you mean " + prefix + close + "?)") + "; the keys " +
+         (prefix.empty() ? "here" : "of [" + prefix.substr(0, prefix.size() - 1) + "]") + " are " + known;
+}
 
 // Typed access to the document that remembers which keys it was asked
 // about, so the rest can be reported as unknown.
@@ -113,7 +161,7 @@ class TomlReader {
   Status check_unknown_sections() const {
     for (const auto& [name, node] : root_) {
       std::string section(name.str());
-      if (section == "circuits" || known_.count(section)) continue;
+      if (section == "circuits" || known_.count(section) || is_curio_section(section)) continue;
       std::string known;
       for (const auto& [k, keys] : known_) known += " " + k;
       const std::string shape = node.is_array_of_tables() ? "[[" + section + "]]" : "[" + section + "]";
@@ -126,17 +174,21 @@ class TomlReader {
     return ok_status();
   }
 
-  // Unknown keys of known sections, as warnings.
-  void report_unknown(std::vector<std::string>* warnings) const {
+  // Unknown keys of known sections, one error each with the closest known
+  // key. Keys of Curio's earlier daemon are apply_curio_keys()'s.
+  void unknown_keys(std::vector<std::string>* errors) const {
     for (const auto& [name, node] : root_) {
       std::string section(name.str());
       if (section == "circuits") continue;  // checked per entry
       auto k = known_.find(section);
-      if (k == known_.end()) continue;  // check_unknown_sections() refused it
+      if (k == known_.end()) continue;  // a section of the old daemon, or refused
       if (const toml::table* t = node.as_table())
-        for (const auto& [key, v] : *t)
-          if (!k->second.count(std::string(key.str())))
-            warnings->push_back("unknown key " + section + "." + std::string(key.str()) + " (ignored)");
+        for (const auto& [key, v] : *t) {
+          const std::string ks(key.str());
+          if (k->second.count(ks) || is_curio_key(section, ks)) continue;
+          std::vector<std::string> names(k->second.begin(), k->second.end());
+          errors->push_back(unknown_key_message(section + "." + ks, ks, names, section + "."));
+        }
     }
   }
 
@@ -149,20 +201,6 @@ class TomlReader {
       if (edit_distance(name, k) <= 2) return k;
     return "";
   }
-  static size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-      size_t diag = row[0];
-      row[0] = i;
-      for (size_t j = 1; j <= b.size(); ++j) {
-        const size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        diag = up;
-      }
-    }
-    return row[b.size()];
-  }
 
   static Status type_error(const std::string& section, const std::string& key, const char* want) {
     return invalid_argument(section + "." + key + ": expected " + want);
@@ -173,6 +211,7 @@ class TomlReader {
 
 Status read_server(TomlReader& r, ServerConfig& c) {
   RETURN_IF_ERROR(r.str("server", "listen", &c.listen));
+  RETURN_IF_ERROR(r.str("server", "socket_group", &c.socket_group));
   RETURN_IF_ERROR(r.str("server", "status_listen", &c.status_listen));
   if (c.status_listen == "off") c.status_listen.clear();  // as --status-listen off
   RETURN_IF_ERROR(r.boolean("server", "allow_remote", &c.allow_remote));
@@ -293,7 +332,7 @@ Status read_filecoin_key(const std::string& k, const toml::node& v, const std::s
   return ok_status();
 }
 
-Status read_circuits(const toml::table& root, ServerConfig& c, std::vector<std::string>* warnings) {
+Status read_circuits(const toml::table& root, ServerConfig& c, std::vector<std::string>* errors) {
   const toml::node* n = root.get("circuits");
   if (!n) return ok_status();
   const toml::array* arr = n->as_array();
@@ -327,7 +366,10 @@ Status read_circuits(const toml::table& root, ServerConfig& c, std::vector<std::
         continue;
       }
       if (!kKeys.count(k)) {
-        warnings->push_back("unknown key " + where + "." + k + " (ignored)");
+        std::vector<std::string> names(kKeys.begin(), kKeys.end());
+        names.insert(names.end(), kFilecoinKeys.begin(), kFilecoinKeys.end());
+        names.insert(names.end(), kBenchKeys.begin(), kBenchKeys.end());
+        errors->push_back(unknown_key_message(where + "." + k, k, names, ""));
         continue;
       }
       if (!v.is_string()) return invalid_argument(where + "." + k + ": expected a string");
@@ -350,6 +392,7 @@ ConfigEnv read_config_env() {
   if (const char* v = std::getenv("XDG_RUNTIME_DIR")) env.xdg_runtime_dir = v;
   if (const char* v = std::getenv("XDG_CACHE_HOME")) env.xdg_cache_home = v;
   if (const char* v = std::getenv("HOME")) env.home = v;
+  if (const char* v = std::getenv("CUZK_ADDR")) env.cuzk_addr = v;
   env.uid = uint32_t(getuid());
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
@@ -382,6 +425,16 @@ ServerConfig default_config(const ConfigEnv& env) {
   return c;
 }
 
+std::string client_default_address(const ConfigEnv& env) {
+  if (!env.cuzk_addr.empty()) return env.cuzk_addr;
+  const std::string own = default_config(env).listen;
+  std::error_code ec;
+  if (own.starts_with("unix://") && std::filesystem::exists(own.substr(7), ec)) return own;
+  if (!env.service_socket.empty() && std::filesystem::exists(env.service_socket, ec))
+    return "unix://" + env.service_socket;
+  return own;
+}
+
 StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::string& source_name,
                                     const ConfigEnv& env, std::vector<std::string>* warnings) {
   toml::table root;
@@ -395,15 +448,23 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
   }
   ServerConfig c = default_config(env);
   TomlReader r(root);
+  std::vector<std::string> errors;
+  apply_curio_keys(root, c, warnings, &errors);  // before the readers: cuzk's own keys win
   RETURN_IF_ERROR(read_server(r, c));
   RETURN_IF_ERROR(read_memory(r, env, c));
   RETURN_IF_ERROR(read_engine(r, c));
   c.engine.circuits.clear();
-  RETURN_IF_ERROR(read_circuits(root, c, warnings));
+  RETURN_IF_ERROR(read_circuits(root, c, &errors));
   RETURN_IF_ERROR(read_demo(r, c));
   RETURN_IF_ERROR(r.check_section_types());
   RETURN_IF_ERROR(r.check_unknown_sections());
-  r.report_unknown(warnings);
+  r.unknown_keys(&errors);
+  // Every key that is not taken at once, so that one run names them all.
+  if (!errors.empty()) {
+    std::string all = errors[0];
+    for (size_t i = 1; i < errors.size(); ++i) all += "\n" + errors[i];
+    return invalid_argument(all);
+  }
   return c;
 }
 
@@ -428,6 +489,8 @@ Status validate_config(const ServerConfig& c) {
   if (grpc_addr.is_tcp() && !c.allow_remote && !grpc_addr.is_loopback())
     return invalid_argument("server.listen: " + c.listen + " is not a loopback address; set server.allow_remote = true "
                             "to listen on it");
+  if (!c.socket_group.empty() && grpc_addr.is_tcp())
+    return invalid_argument("server.socket_group: only a unix socket has a group (server.listen is " + c.listen + ")");
   if (c.tls_cert.empty() != c.tls_key.empty())
     return invalid_argument("server.tls_cert and server.tls_key: give both (TLS) or neither (plaintext)");
   if (!c.tls_client_ca.empty() && c.tls_cert.empty())

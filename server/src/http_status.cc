@@ -111,6 +111,7 @@ std::string status_json(const engine::EngineStatus& s) {
     queues.push_back(
         json{{"proof_kind", engine::proof_kind_name(q.kind)}, {"pending", q.pending}, {"in_progress", q.in_progress}});
   json out{{"uptime_s", s.uptime_s},
+           {"version", s.version},
            {"shutting_down", s.shutting_down},
            {"memory", {{"budget_used_bytes", s.budget_used_bytes},
                        {"budget_total_bytes", s.budget_total_bytes},

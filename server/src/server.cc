@@ -1,5 +1,6 @@
 #include "cuzk/server/server.h"
 
+#include <grp.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include <iterator>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "cuzk/base/log.h"
 #include "cuzk/base/mutex.h"
@@ -69,6 +71,21 @@ StatusOr<std::shared_ptr<grpc::ServerCredentials>> server_credentials(const Serv
   return grpc::SslServerCredentials(o);
 }
 
+// Gives the socket to `group` with mode 0660, so that the group's members
+// (Curio's user beside the packaged service) may connect.
+Status share_socket(const std::string& path, const std::string& group) {
+  std::vector<char> buf(16384);
+  struct group g{};
+  struct group* found = nullptr;
+  const int err = ::getgrnam_r(group.c_str(), &g, buf.data(), buf.size(), &found);
+  if (err != 0 || found == nullptr)
+    return failed_precondition("server.socket_group: no group \"" + group + "\" on this system");
+  if (::chown(path.c_str(), uid_t(-1), found->gr_gid) != 0)
+    return io_error("server.socket_group: cannot give " + path + " to group " + group, errno);
+  if (::chmod(path.c_str(), 0660) != 0) return io_error("chmod 0660 " + path, errno);
+  return ok_status();
+}
+
 }  // namespace
 
 Status Server::Impl::start_grpc() {
@@ -97,6 +114,7 @@ Status Server::Impl::start_grpc() {
     grpc_listen.port = uint16_t(selected_port);
   } else {
     RETURN_IF_ERROR(restrict_unix_socket(grpc_listen.unix_path));
+    if (!config.socket_group.empty()) RETURN_IF_ERROR(share_socket(grpc_listen.unix_path, config.socket_group));
   }
   grpc_address = grpc_listen.grpc_uri();
   return ok_status();

@@ -39,7 +39,7 @@ constexpr std::string_view kPage = R"HTML(<!DOCTYPE html>
   .dkey { margin-right: 12px; white-space: nowrap; }
   .part { display: flex; gap: 8px; align-items: center; }
   .plabel { flex: 0 0 190px; font-size: 12px; white-space: nowrap; }
-  .bar { display: flex; flex: 1; height: 12px; min-width: 200px; border-radius: 3px; overflow: hidden;
+  .bar { display: flex; flex: 1; height: 12px; min-width: 120px; border-radius: 3px; overflow: hidden;
          background: var(--line); }
   .bar > span { height: 100%; }
   .s-queue { background: #cbd5e1; } .s-admit { background: #fbbf24; } .s-prepare { background: #60a5fa; }
@@ -48,6 +48,8 @@ constexpr std::string_view kPage = R"HTML(<!DOCTYPE html>
   .legend span { display: inline-block; margin-right: 10px; font-size: 12px; }
   .legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; border-radius: 2px; }
   .error { color: var(--bad); white-space: pre-wrap; word-break: break-word; }
+  /* The jobs table scrolls sideways on a narrow window instead of cutting off its last (age) column. */
+  #jobs { overflow-x: auto; } td.age { white-space: nowrap; }
   #conn.bad { background: var(--bad); }
 </style>
 </head>
@@ -55,6 +57,7 @@ constexpr std::string_view kPage = R"HTML(<!DOCTYPE html>
 <header>
   <h1>cuzk</h1>
   <span class="stat">uptime <b id="uptime">-</b></span>
+  <span class="stat">version <b id="version">-</b></span>
   <span class="stat">proofs <b id="completed">-</b> done, <b id="failed">-</b> failed, <b id="cancelled">-</b> cancelled</span>
   <span class="stat">memory <b id="memory">-</b></span>
   <span class="pill busy" id="conn">connecting</span>
@@ -76,6 +79,8 @@ constexpr std::string_view kPage = R"HTML(<!DOCTYPE html>
 <script>
 "use strict";
 const STAGES = ["queue", "admit", "prepare", "wait_worker", "prove", "finalize", "verify"];
+const STATE_STAGE = {queued: "queue", admitting: "admit", preparing: "prepare", waiting_worker: "wait_worker",
+                     proving: "prove", finalizing: "finalize"};
 const PRIORITIES = ["CRITICAL", "HIGH", "NORMAL", "LOW"];
 
 function el(tag, attrs, ...children) {
@@ -114,8 +119,13 @@ function stageBar(p, scale) {
     if (!(ms[s] > 0) || !scale) continue;
     bar.append(el("span", {class: "s-" + s, style: "width:" + (100 * ms[s] / scale).toFixed(2) + "%"}));
   }
+  // A running partition shows how long it has been in its present stage
+  // ("proving 1200 ms" counts from the start of proving, not of the job);
+  // an ended one its whole time.
+  const stage = STATE_STAGE[p.state];
+  const shown_ms = stage ? (ms[stage] || 0) : total;
   return el("div", {class: "part"}, el("span", {class: "muted plabel"}, "#" + p.index + " " + p.state +
-                                                                      " " + total.toFixed(0) + " ms"), bar);
+                                                                      " " + shown_ms.toFixed(0) + " ms"), bar);
 }
 function partitions(j) {
   const scale = Math.max(0, ...j.partitions.map(partTotal));
@@ -181,6 +191,7 @@ function deviceRows(s) {
 }
 function render(s) {
   document.getElementById("uptime").textContent = secs(s.uptime_s);
+  document.getElementById("version").textContent = s.version || "-";
   document.getElementById("completed").textContent = s.proofs.completed;
   document.getElementById("failed").textContent = s.proofs.failed;
   document.getElementById("cancelled").textContent = s.proofs.cancelled;
@@ -210,7 +221,7 @@ function render(s) {
       el("td", {}, j.circuit_id || j.kind), el("td", {}, j.priority),
       el("td", {}, el("span", {class: "pill " + (j.outcome === "FAILED" ? "bad" : j.state === "done" ? "idle" : "busy")},
                      jobState(j))),
-      el("td", {}, ...partitions(j)), el("td", {}, secs(j.age_s)))), "no jobs yet");
+      el("td", {}, ...partitions(j)), el("td", {class: "age"}, secs(j.age_s)))), "no jobs yet");
 }
 async function poll() {
   const conn = document.getElementById("conn");

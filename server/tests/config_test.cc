@@ -2,6 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdlib.h>
 
 #include "cuzk/server/config.h"
 
@@ -98,15 +103,159 @@ r1cs = "/k/x.r1cs"
   EXPECT_TRUE(validate_config(*c).ok());
 }
 
-TEST(Config, UnknownKeysAreWarnedAbout) {
+TEST(Config, UnknownKeysAreErrorsThatSayWhatWasMeant) {
   std::vector<std::string> warnings;
   auto c = parse_config("[server]\nlisten_addr = \"x\"\n[[circuits]]\nid = \"a\"\nzkey = \"/a\"\nsize = 3\n", "t", env(),
                         &warnings);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), StatusCode::kInvalidArgument);
+  // Both at once, one line each.
+  EXPECT_NE(c.status().message().find("unknown key server.listen_addr"), std::string::npos) << c.status().message();
+  EXPECT_NE(c.status().message().find("unknown key circuits[0].size"), std::string::npos) << c.status().message();
+  EXPECT_NE(c.status().message().find('\n'), std::string::npos) << c.status().message();
+
+  struct Case {
+    const char* toml;
+    const char* meant;
+  };
+  for (const Case& k : {Case{"[memory]\nbudget = \"8GiB\"\n", "did you mean memory.total_budget?"},
+                        Case{"[pipeline]\ndevice = \"cpu\"\n", "did you mean pipeline.devices?"},
+                        Case{"[keys]\ncheck_point = true\n", "did you mean keys.check_points?"},
+                        Case{"[[circuits]]\nid = \"a\"\nparam = \"/a\"\n", "did you mean params?"}}) {
+    auto r = parse_config(k.toml, "t", env(), &warnings);
+    ASSERT_FALSE(r.ok()) << k.toml;
+    EXPECT_NE(r.status().message().find(k.meant), std::string::npos) << r.status().message();
+  }
+  // Nothing close: the known keys are listed, nothing is guessed.
+  auto r = parse_config("[memory]\nzzzzzzzz = 1\n", "t", env(), &warnings);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message().find("did you mean"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("total_budget"), std::string::npos) << r.status().message();
+}
+
+TEST(Config, CurioDaemonKeysAreTakenOrNamed) {
+  std::vector<std::string> warnings;
+  // The common keys of Curio's earlier daemon are taken, each with a warning
+  // naming its cuzk key.
+  const uint32_t workers = 1 + uint32_t(std::rand() % 8);
+  const uint32_t gpu = uint32_t(std::rand() % 4);
+  const std::string toml = "[daemon]\nlisten = \"unix:///run/curio/cuzk.sock\"\nstatus_listen = \"127.0.0.1:9999\"\n"
+                           "[gpus]\ndevices = [" + std::to_string(gpu) + ", " + std::to_string(gpu + 1) + "]\n"
+                           "gpu_workers_per_device = " + std::to_string(workers) + "\n"
+                           "[memory]\neviction_min_idle = \"3m\"\npinned_budget = \"50GiB\"\n"
+                           "[logging]\nlevel = \"debug\"\n[srs]\npreload = []\n";
+  auto c = parse_config(toml, "t", env(), &warnings);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_EQ(c->listen, "unix:///run/curio/cuzk.sock");
+  EXPECT_EQ(c->status_listen, "127.0.0.1:9999");
+  EXPECT_EQ(c->engine.devices,
+            (std::vector<std::string>{"cuda:" + std::to_string(gpu), "cuda:" + std::to_string(gpu + 1)}));
+  EXPECT_EQ(c->engine.workers_per_device, workers);
+  EXPECT_EQ(c->engine.eviction_min_idle_ms, 180'000u);
+  EXPECT_EQ(c->log_level, "debug");
+  std::string all;
+  for (const std::string& w : warnings) all += w + "\n";
+  for (const char* named : {"daemon.listen is a key of Curio's earlier cuzk daemon; taken as server.listen",
+                            "taken as server.status_listen", "gpus.devices", "taken as pipeline.devices",
+                            "taken as pipeline.workers_per_device", "taken as keys.eviction_min_idle_ms",
+                            "memory.pinned_budget", "taken as server.log_level", "srs.preload"})
+    EXPECT_NE(all.find(named), std::string::npos) << named << " not in:\n" << all;
+
+  // cuzk's own key wins over the old one.
+  warnings.clear();
+  c = parse_config("[daemon]\nlisten = \"127.0.0.1:1\"\n[server]\nlisten = \"127.0.0.1:2\"\n", "t", env(), &warnings);
   ASSERT_TRUE(c.ok());
-  ASSERT_EQ(warnings.size(), 2u);
-  std::string all = warnings[0] + warnings[1];
-  EXPECT_NE(all.find("server.listen_addr"), std::string::npos);
-  EXPECT_NE(all.find("circuits[0].size"), std::string::npos);
+  EXPECT_EQ(c->listen, "127.0.0.1:2");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("ignored: server.listen is set"), std::string::npos) << warnings[0];
+
+  // The others name what cuzk does instead; all of them in one message.
+  c = parse_config("[srs]\nparam_cache = \"/var/tmp/filecoin-proof-parameters\"\n[synthesis]\nthreads = 4\n"
+                   "[pipeline]\nslot_size = 3\n",
+                   "t", env(), &warnings);
+  ASSERT_FALSE(c.ok());
+  const std::string m = c.status().message();
+  EXPECT_NE(m.find("srs.param_cache is a key of Curio's earlier cuzk daemon: cuzk names each parameter file in a "
+                   "[[circuits]] entry"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("synthesis.threads is a key of Curio's earlier cuzk daemon: use pipeline.prover_threads"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("pipeline.slot_size is a key of Curio's earlier cuzk daemon: partitions are admitted as "
+                   "memory.total_budget allows"),
+            std::string::npos)
+      << m;
+  // [daemon] is not taken for a misspelt [demo].
+  EXPECT_EQ(m.find("did you mean [demo]"), std::string::npos) << m;
+  // A value the old daemon would not have taken is an error naming the new key.
+  c = parse_config("[gpus]\ndevices = \"0\"\n", "t", env(), &warnings);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("in cuzk it is pipeline.devices"), std::string::npos) << c.status().message();
+}
+
+// Clients without --addr: $CUZK_ADDR, else the user's own daemon's socket
+// when there is one, else the packaged service's (/run/cuzk/cuzk.sock) when
+// it exists.
+TEST(Config, ClientsFindTheServiceSocket) {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "cuzk-addr-XXXXXX").string();
+  const std::string dir = ::mkdtemp(tmpl.data());
+  ConfigEnv e = env();
+  e.xdg_runtime_dir = dir + "/user";
+  e.service_socket = dir + "/service/cuzk.sock";
+  const std::string own = "unix://" + dir + "/user/cuzk/cuzk.sock";
+  EXPECT_EQ(client_default_address(e), own);  // nothing exists: the user's default names the error
+  std::filesystem::create_directories(dir + "/service");
+  std::ofstream(e.service_socket).put('x');
+  EXPECT_EQ(client_default_address(e), "unix://" + e.service_socket);
+  std::filesystem::create_directories(dir + "/user/cuzk");
+  std::ofstream(dir + "/user/cuzk/cuzk.sock").put('x');
+  EXPECT_EQ(client_default_address(e), own);
+  e.cuzk_addr = "127.0.0.1:" + std::to_string(1024 + std::rand() % 60000);
+  EXPECT_EQ(client_default_address(e), e.cuzk_addr);
+  std::filesystem::remove_all(dir);
+}
+
+// The packaged config (packaging/cuzk.toml) works with Curio's defaults: the
+// socket Curio is pointed at, shared with the group cuzk, the cache where the
+// unit's CacheDirectory is; the unit (packaging/cuzk.service.in) runs as that
+// group, can see /var/tmp/filecoin-proof-parameters (no PrivateTmp, read-only)
+// and makes /run/cuzk enterable by the group.
+TEST(Config, ThePackagedServiceWorksWithCuriosDefaults) {
+  const char* src = std::getenv("CUZK_SOURCE_DIR");
+  if (!src) GTEST_SKIP() << "CUZK_SOURCE_DIR not set";
+  std::vector<std::string> warnings;
+  auto c = load_config_file(std::string(src) + "/packaging/cuzk.toml", env(), &warnings);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
+  EXPECT_TRUE(validate_config(*c).ok());
+  EXPECT_EQ(c->listen, "unix:///run/cuzk/cuzk.sock");
+  EXPECT_EQ(c->listen, "unix://" + ConfigEnv{}.service_socket);  // where clients look
+  EXPECT_EQ(c->socket_group, "cuzk");
+  EXPECT_EQ(c->engine.cache_dir, "/var/cache/cuzk");
+  EXPECT_GE(c->max_message_bytes, uint64_t(200) << 20);  // Curio sends up to ~200 MB
+
+  std::ifstream in(std::string(src) + "/packaging/cuzk.service.in");
+  std::map<std::string, std::vector<std::string>> unit;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#' || line[0] == '[') continue;
+    const size_t eq = line.find('=');
+    if (eq != std::string::npos) unit[line.substr(0, eq)].push_back(line.substr(eq + 1));
+  }
+  auto value = [&](const std::string& k) { return unit[k].empty() ? std::string("(unset)") : unit[k].back(); };
+  EXPECT_EQ(value("User"), "cuzk");
+  EXPECT_EQ(value("Group"), c->socket_group);
+  EXPECT_EQ(value("DynamicUser"), "(unset)");
+  EXPECT_NE(value("PrivateTmp"), "yes");  // it would hide /var/tmp/filecoin-proof-parameters
+  EXPECT_EQ(value("ReadOnlyPaths"), "-/var/tmp/filecoin-proof-parameters");
+  EXPECT_EQ(value("RuntimeDirectory"), "cuzk");
+  EXPECT_EQ(value("RuntimeDirectoryMode"), "0750");
+  EXPECT_EQ(value("CacheDirectory"), "cuzk");
+  EXPECT_NE(value("ProtectSystem"), "strict");  // /var/cache/cuzk stays writable
+  std::ifstream sysusers(std::string(src) + "/packaging/cuzk.sysusers");
+  std::stringstream su;
+  su << sysusers.rdbuf();
+  EXPECT_NE(su.str().find("\nu cuzk "), std::string::npos) << su.str();
 }
 
 TEST(Config, BenchCircuits) {

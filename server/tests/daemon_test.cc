@@ -2,6 +2,7 @@
 // client library and raw cuzk.v1 stubs: proofs (checked against the key's
 // verifying key), gRPC status codes for bad requests, HTTP /status and
 // /metrics, socket handling and graceful shutdown.
+#include <grp.h>
 #include <gtest/gtest.h>
 #include <grpcpp/grpcpp.h>
 #include <httplib.h>
@@ -279,6 +280,53 @@ TEST_F(DaemonTest, StaleSocketIsReplacedAndALiveOneRefused) {
   auto second = Server::start(c);
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), StatusCode::kAlreadyExists);
+}
+
+// The running cuzk's version in /status and as cuzk_build_info, and the
+// uptime in /metrics; the device's busy fraction counts the proof running now.
+TEST_F(DaemonTest, StatusAndMetricsNameTheVersionAndUptime) {
+  ServerConfig c = config("version");
+  c.engine.version = "0." + std::to_string(std::rand() % 1000) + ".7";
+  start(c);
+  expect_valid(*client_->prove(demo_args()));
+  const std::string addr = server_->status_address();
+  httplib::Client http(addr.substr(0, addr.rfind(':')), std::stoi(addr.substr(addr.rfind(':') + 1)));
+  auto status = http.Get("/status");
+  ASSERT_TRUE(status);
+  auto j = nlohmann::json::parse(status->body);
+  EXPECT_EQ(j["version"], c.engine.version);
+  EXPECT_GT(j["device_status"][0]["busy_fraction"].get<double>(), 0.0);
+  auto metrics = http.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("cuzk_build_info{version=\"" + c.engine.version + "\"} 1"), std::string::npos)
+      << metrics->body;
+  EXPECT_NE(metrics->body.find("# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds "), std::string::npos);
+}
+
+// server.socket_group (the packaged service): the socket belongs to the group
+// with mode 0660, so that its members (Curio's user) may connect; a group
+// that does not exist stops the start, naming it.
+TEST_F(DaemonTest, ASocketGroupMayConnect) {
+  ServerConfig c = config("group");
+  struct group* g = ::getgrgid(::getgid());
+  ASSERT_NE(g, nullptr);
+  c.socket_group = g->gr_name;
+  start(c);
+  struct stat st{};
+  ASSERT_EQ(::stat(c.listen.substr(7).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0660u);
+  EXPECT_EQ(st.st_gid, ::getgid());
+  expect_valid(*client_->prove(demo_args()));
+  server_.reset();
+
+  ServerConfig none = config("nogroup");
+  none.socket_group = "cuzk-no-such-group-" + std::to_string(::getpid());
+  auto s = Server::start(none);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find(none.socket_group), std::string::npos) << s.status().message();
+  // Only a unix socket has a group.
+  none.listen = "127.0.0.1:0";
+  EXPECT_EQ(validate_config(none).code(), StatusCode::kInvalidArgument);
 }
 
 TEST_F(DaemonTest, ServesOnLoopbackTcp) {

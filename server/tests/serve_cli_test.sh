@@ -108,6 +108,21 @@ printf '[[circuits]]\nid = "gone"\nzkey = "%s/missing.zkey"\n' "$dir" > "$dir/go
 if "$cuzk" serve --config "$dir/gone.toml" --check-config > /dev/null 2> "$dir/gone.err"; then
   echo "check-config accepted a missing zkey"; exit 1; fi
 grep -q "missing.zkey" "$dir/gone.err"
+# A misspelt key is an error with what was meant, in --check-config too (exit 2).
+printf '[memory]\nbudget = "8GiB"\n[pipeline]\ndevice = "cpu"\n' > "$dir/typo.toml"
+rc=0
+"$cuzk" serve --config "$dir/typo.toml" --check-config > "$dir/typo.out" 2> "$dir/typo.err" || rc=$?
+[[ $rc -eq 2 ]] || { echo "check-config of a misspelt key: exit $rc"; cat "$dir/typo.out"; exit 1; }
+grep -q "did you mean memory.total_budget?" "$dir/typo.err"
+grep -q "did you mean pipeline.devices?" "$dir/typo.err"
+# --check-config writes nothing: a Filecoin circuit with a missing parameter file
+# is reported without its rows being synthesized into the cache.
+printf '[cache]\ndir = "%s/fccache"\n[[circuits]]\nid = "p"\nfilecoin = "porep"\nsector_size = "2KiB"\nparams = "%s/none.params"\n' \
+  "$dir" "$dir" > "$dir/fc.toml"
+if "$cuzk" serve --config "$dir/fc.toml" --check-config > /dev/null 2> "$dir/fc.err"; then
+  echo "check-config accepted a missing params file"; exit 1; fi
+grep -q "none.params" "$dir/fc.err"
+[[ ! -e "$dir/fccache" ]] || { echo "check-config wrote into the cache: $(ls -R "$dir/fccache")"; exit 1; }
 # A directory is not a config file.
 if "$cuzk" serve --config "$dir" --check-config > /dev/null 2> "$dir/dir.err"; then
   echo "check-config accepted a directory"; exit 1; fi

@@ -44,18 +44,26 @@ unit=$r/lib/systemd/system/cuzk.service
 check "usr/bin/cuzk runs" "$r/usr/bin/cuzk" version
 check "the unit starts /usr/bin/cuzk with /etc/cuzk/cuzk.toml" \
   has_line "$unit" "ExecStart=/usr/bin/cuzk serve --config /etc/cuzk/cuzk.toml"
-check "... as a user of its own" has_line "$unit" "DynamicUser=yes"
+check "... as the user and group cuzk" has_line "$unit" "User=cuzk"
+check "... whose group may enter /run/cuzk" has_line "$unit" "RuntimeDirectoryMode=0750"
+check "... seeing Curio's parameter directory, read-only" \
+  has_line "$unit" "ReadOnlyPaths=-/var/tmp/filecoin-proof-parameters"
+check "... without a private /tmp that would hide it" has_line "$unit" "PrivateTmp=no"
+check "the user is made by sysusers.d" grep -q "^u cuzk " "$r/usr/lib/sysusers.d/cuzk.conf"
+check "... or by postinst" grep -q "systemd-sysusers cuzk.conf" "$work/control/postinst"
 check "... with its socket directory /run/cuzk" has_line "$unit" "RuntimeDirectory=cuzk"
 check "... and its cache directory /var/cache/cuzk" has_line "$unit" "CacheDirectory=cuzk"
 check "... stopped by SIGTERM (the daemon drains)" has_line "$unit" "KillSignal=SIGTERM"
 check "... wanted by multi-user.target" has_line "$unit" "WantedBy=multi-user.target"
 check "the config listens where the unit's runtime directory is" \
   grep -qxF 'listen = "unix:///run/cuzk/cuzk.sock"' "$r/etc/cuzk/cuzk.toml"
+check "... shares its socket with the group cuzk" grep -qxF 'socket_group = "cuzk"' "$r/etc/cuzk/cuzk.toml"
 check "... and caches in /var/cache/cuzk" grep -qxF 'dir = "/var/cache/cuzk"' "$r/etc/cuzk/cuzk.toml"
 check "... and passes --check-config" "$r/usr/bin/cuzk" serve --config "$r/etc/cuzk/cuzk.toml" --check-config
 check "it is a conffile" grep -qxF /etc/cuzk/cuzk.toml "$work/control/conffiles"
 check "the package depends on the libraries it links" grep -q "^Depends: .*libc6" "$work/control/control"
 check "docs and the .proto" test -f "$r/usr/share/doc/cuzk/daemon.md" -a -f "$r/usr/share/cuzk/cuzk.proto"
+check "filecoin.md, which the unit names" test -f "$r/usr/share/doc/cuzk/filecoin.md"
 check "maintainer scripts are executable" test -x "$work/control/postinst" -a -x "$work/control/prerm"
 if command -v systemd-analyze >/dev/null; then
   # A copy whose ExecStart names the unpacked binary (verify checks that it exists).

@@ -85,6 +85,22 @@ expect 1 "$cuzk" filecoin verify-seal --registered-proof "$SEAL_PROOF" --comm-r 
 expect 0 "$cuzk" filecoin verify-seal --c1 "$work/s/c1.json" --registered-proof "$SEAL_PROOF" --miner-id 1000 \
   --sector "$SECTOR" --vk "$work/seal.vk" --proof "$work/seal.proof"
 
+# The proof type and (from Curio's envelope) the sector number come from the C1 output.
+expect 0 "$cuzk" filecoin verify-seal --c1 "$work/s/c1-envelope.json" --miner-id 1000 --vk "$work/seal.vk" \
+  --proof "$work/seal.proof"
+expect 0 "$cuzk" filecoin verify-seal --c1 "$work/s/c1.json" --miner-id 1000 --sector "$SECTOR" --vk "$work/seal.vk" \
+  --proof "$work/seal.proof"
+expect 2 "$cuzk" filecoin verify-seal --c1 "$work/s/c1.json" --miner-id 1000 --vk "$work/seal.vk" --proof "$work/seal.proof"
+grep -q "give --sector" "$work/out"
+# PoRepConfig's overrides: the proof type's own porep_id and API version verify, another porep_id
+# (another replica_id) does not, an unknown version is an input error.
+expect 0 "$cuzk" filecoin verify-seal --c1 "$work/s/c1-envelope.json" --miner-id 1000 --porep-id "$POREP_ID" \
+  --api-version 1.1.0 --vk "$work/seal.vk" --proof "$work/seal.proof"
+expect 1 "$cuzk" filecoin verify-seal --c1 "$work/s/c1-envelope.json" --miner-id 1000 \
+  --porep-id "$(printf '%064x' $((RANDOM + 1000)))" --vk "$work/seal.vk" --proof "$work/seal.proof"
+expect 2 "$cuzk" filecoin verify-seal --c1 "$work/s/c1-envelope.json" --miner-id 1000 --api-version 9.9.9 \
+  --vk "$work/seal.vk" --proof "$work/seal.proof"
+
 prove_and_check window verify-window-post --registered-proof "$WINDOW_POST_PROOF" --randomness "$POST_RANDOMNESS" \
   --sector-comm-r "$SECTOR:$COMM_R"
 expect 1 "$cuzk" filecoin verify-window-post --registered-proof "$WINDOW_POST_PROOF" --randomness "$POST_RANDOMNESS" \
@@ -97,6 +113,29 @@ prove_and_check snap verify-snap --registered-proof "$UPDATE_PROOF" --comm-r-old
   --comm-r-new "$COMM_R_NEW"
 expect 1 "$cuzk" filecoin verify-snap --registered-proof "$UPDATE_PROOF" --comm-r-old "$COMM_R_NEW" \
   --comm-d-new "$COMM_D_NEW" --comm-r-new "$COMM_R_NEW" --vk "$work/snap.vk" --proof "$work/snap.proof"
+
+# `filecoin prove` refuses, before connecting (no daemon here), what the daemon would refuse:
+nodaemon=unix://$work/none.sock
+expect 2 "$cuzk" filecoin prove --addr "$nodaemon" --kind window-post --registered-proof "$WINDOW_POST_PROOF" \
+  --vanilla "$work/s/post-window.vproof" --out "$work/x.proof"
+grep -q "needs --randomness" "$work/out"
+expect 2 "$cuzk" filecoin prove --addr "$nodaemon" --kind window-post --registered-proof "$WINDOW_POST_PROOF" \
+  --randomness "$POST_RANDOMNESS" --vanilla "$work/s/c1.json" --out "$work/x.proof"
+grep -q "c1.json is JSON (a C1 output?)" "$work/out"
+expect 2 "$cuzk" filecoin prove --addr "$nodaemon" --kind window-post --registered-proof "$WINNING_POST_PROOF" \
+  --randomness "$POST_RANDOMNESS" --vanilla "$work/s/post-window.vproof" --out "$work/x.proof"
+grep -q "is a Winning PoSt proof type; --kind window-post takes a Window PoSt one" "$work/out"
+expect 2 "$cuzk" filecoin prove --addr "$nodaemon" --kind porep --registered-proof "$WINDOW_POST_PROOF" \
+  --vanilla "$work/s/c1-envelope.json" --out "$work/x.proof"
+grep -q "is a Window PoSt proof type; --kind porep takes a PoRep (seal) one" "$work/out"
+expect 2 "$cuzk" filecoin prove --addr "$nodaemon" --kind porep --registered-proof "$SEAL_PROOF" --sector-size 8MiB \
+  --vanilla "$work/s/c1-envelope.json" --out "$work/x.proof"
+grep -q "is not the size of" "$work/out"
+# A request it would send: past the checks (2KiB parses, and is the proof type's size), the
+# missing daemon is what stops it.
+expect 1 "$cuzk" filecoin prove --addr "$nodaemon" --kind porep --registered-proof "$SEAL_PROOF" --sector-size 2KiB \
+  --vanilla "$work/s/c1-envelope.json" --out "$work/x.proof"
+[[ ! -e "$work/x.proof" ]] || { echo "FAILED: a proof file was written" >&2; exit 1; }
 
 expect 2 "$cuzk" filecoin verify-seal --registered-proof 99 --comm-r "$COMM_R" --comm-d "$COMM_D" --ticket "$TICKET" \
   --seed "$SEED" --miner-id 1000 --sector 1 --vk "$work/seal.vk" --proof "$work/seal.proof"

@@ -79,11 +79,17 @@ struct SourceOptions {
   ThreadPool* pool = nullptr;
   std::string cache_dir;     // demo circuits, the record of checked keys
   Env* env = nullptr;        // how files are mapped; null: Env::posix()
+  // Nothing is written (`cuzk serve --check-config`): a Filecoin circuit's
+  // rows are not synthesized into the cache and no directory is made; the
+  // source is only good for describe(), which reads the key file's header.
+  bool check_only = false;
 };
 
 // The source for a validated spec. Demo circuits are generated here when
 // their cached files are missing (seconds for 2^12; logs a line saying the
-// key is INSECURE). Errors: FAILED_PRECONDITION naming the file or step.
+// key is INSECURE); a Filecoin circuit's key file is checked against the
+// circuit before its rows are synthesized into the cache. Errors:
+// FAILED_PRECONDITION naming the file or step.
 StatusOr<std::unique_ptr<CircuitSource>> make_circuit_source(const CircuitSpec& spec, const SourceOptions& options);
 
 // Files of a demo circuit in the cache directory.

@@ -77,6 +77,9 @@ struct CircuitSpec {
 };
 
 struct EngineConfig {
+  // The program's version, shown in /status and as cuzk_build_info (the
+  // caller knows it; the engine is a library).
+  std::string version;
   // Host memory the engine may reserve: proving keys in the HOT tier plus the
   // working sets of the partitions in flight. REQUIRES: > 0.
   uint64_t total_budget_bytes = uint64_t(8) << 30;

@@ -146,6 +146,7 @@ struct QueueDepth {
 
 struct EngineStatus {
   double uptime_s = 0;
+  std::string version;  // EngineConfig::version
   uint64_t budget_used_bytes = 0, budget_total_bytes = 0, budget_peak_bytes = 0;
   uint64_t pinned_idle_bytes = 0;  // pinned buffers kept for reuse (part of budget_used_bytes)
   uint64_t pinned_allocated = 0, pinned_freed = 0;  // pinned input buffers made and freed since the start

@@ -19,11 +19,18 @@ class PreparedVerifyingKey {
   explicit PreparedVerifyingKey(VerifyingKey vk);
   const VerifyingKey& vk() const { return vk_; }
 
-  // Errors: INVALID_ARGUMENT when public_inputs.size() + 1 != IC length.
-  // Returns false for a proof that does not verify. Public inputs exclude ONE.
+  // Errors: INVALID_ARGUMENT when public_inputs.size() + 1 != IC length, or
+  // when IC(x) = IC_0 + Σ xᵢ·ICᵢ is outside the prime-order subgroup (IC
+  // points with components outside it; a key whose IC points each passed the
+  // test never gives one). Returns false for a proof that does not verify.
+  // Public inputs exclude ONE. Many inputs are summed by a multi-scalar
+  // multiplication on the default thread pool.
   StatusOr<bool> verify(std::span<const Fr> public_inputs, const Proof& proof) const;
 
  private:
+  // IC_0 + Σ xᵢ·IC_{i+1}. REQUIRES: public_inputs.size() + 1 == IC length.
+  G1Affine input_point(std::span<const Fr> public_inputs) const;
+
   VerifyingKey vk_;
   G1Affine neg_alpha_;
   pairing::G2Prepared beta_;

@@ -16,6 +16,9 @@ namespace cuzk::server {
 struct ServerConfig {
   // gRPC: "unix:///path/cuzk.sock" or "host:port".
   std::string listen;
+  // A group whose members may connect to the unix socket: the socket gets
+  // that group and mode 0660. Empty: the owner only (0600).
+  std::string socket_group;
   // HTTP /status and /metrics: "host:port" (port 0 = any free port), or
   // empty to turn it off.
   std::string status_listen = "127.0.0.1:9821";
@@ -38,12 +41,22 @@ struct ConfigEnv {
   std::string xdg_cache_home;   // may be empty
   std::string home;
   uint32_t uid = 0;
+  std::string cuzk_addr;  // $CUZK_ADDR: where clients dial when --addr is not given
+  // The packaged service's socket (packaging/cuzk.toml), which clients try
+  // when the user runs no daemon of their own.
+  std::string service_socket = "/run/cuzk/cuzk.sock";
   uint64_t mem_total_bytes = 0;  // /proc/meminfo MemTotal
   bool has_gpu = false;
 };
 
-// Reads MemTotal, XDG_RUNTIME_DIR, XDG_CACHE_HOME, HOME and the uid.
+// Reads MemTotal, XDG_RUNTIME_DIR, XDG_CACHE_HOME, HOME, CUZK_ADDR and the
+// uid.
 ConfigEnv read_config_env();
+
+// The address a client dials without --addr: $CUZK_ADDR, else the user's own
+// daemon's default socket when it exists, else the packaged service's socket
+// when it exists, else the user's default (which then names the error).
+std::string client_default_address(const ConfigEnv& env);
 
 // The embedded default: CPU backend (no GPU backend exists in this build),
 // a socket under $XDG_RUNTIME_DIR/cuzk (else /tmp/cuzk-<uid>), the budget
@@ -51,9 +64,12 @@ ConfigEnv read_config_env();
 // $XDG_CACHE_HOME/cuzk (else ~/.cache/cuzk).
 ServerConfig default_config(const ConfigEnv& env);
 
-// Parses TOML text on top of default_config(env). Unknown keys are reported
-// in *warnings (one line each, naming the key); a value of the wrong type or
-// out of range is an INVALID_ARGUMENT naming the key.
+// Parses TOML text on top of default_config(env). An unknown key is an
+// INVALID_ARGUMENT naming it and the key it most likely meant (all unknown
+// keys in one message, a line each), as is a value of the wrong type or out
+// of range. Keys of Curio's earlier cuzk daemon are taken with a line in
+// *warnings naming the new key, or refused saying what cuzk does instead
+// (curio_keys.h).
 StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::string& source_name,
                                     const ConfigEnv& env, std::vector<std::string>* warnings);
 StatusOr<ServerConfig> load_config_file(const std::string& path, const ConfigEnv& env,
