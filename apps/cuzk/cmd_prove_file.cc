@@ -96,11 +96,11 @@ StatusOr<groth16::Proof> prove_on_backend(groth16::Backend& backend, const Loade
   TraceSpan attach(nullptr, "attach");
   // On a GPU the key takes its circuit along, so that the device makes a, b, c.
   groth16::AttachOptions ao;
-  if (backend.name() != "cpu") ao.circuit = &key.circuit, ao.c_rule = key.c_rule;
+  if (backend.caps().can_make_rows) ao.circuit = &key.circuit, ao.c_rule = key.c_rule;
   ASSIGN_OR_RETURN(auto attached, backend.attach(key.pk, ao));
   ASSIGN_OR_RETURN(auto lane, backend.make_lane());
   *attach_s = attach.stop();
-  if (backend.name() != "cpu") std::fprintf(stderr, "cuzk prove: key %s\n", attached->placement().c_str());
+  if (backend.caps().keeps_keys) std::fprintf(stderr, "cuzk prove: key %s\n", attached->placement().c_str());
   groth16::ProveOptions po{.pool = pool, .c_rule = key.c_rule, .check_satisfied = false};
   if (attached->computes_rows())
     return groth16::prove_on_lane(attached, {{}, {}, {}, witness}, groth16::Blinding::random(), *lane, po, times);

@@ -1,6 +1,6 @@
-// The engine's devices: which backends `pipeline.devices` names, keys
-// attached per device, the pinned pool for partition inputs, and the proving
-// step of a prover worker (stage outside the device interlock, run inside).
+// The engine's devices: which backends `pipeline.devices` names, the
+// fallbacks they count, and the proving step of a prover worker (stage
+// outside the device interlock, run inside). Keys on devices: device_keys.cc.
 #include <algorithm>
 #include <string>
 
@@ -21,6 +21,7 @@ StatusOr<std::unique_ptr<Device>> cpu_device(ThreadPool* pool) {
   auto d = std::make_unique<Device>();
   d->name = "cpu";
   d->backend = groth16::make_cpu_backend(pool);
+  d->caps = d->backend->caps();
   return d;
 }
 
@@ -34,6 +35,7 @@ StatusOr<std::unique_ptr<Device>> cuda_device(int ordinal, const EngineConfig& c
   auto d = std::make_unique<Device>();
   d->name = "cuda:" + std::to_string(ordinal);
   d->backend = std::move(backend);
+  d->caps = d->backend->caps();
   return d;
 }
 #endif
@@ -110,6 +112,7 @@ StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& 
       auto d = std::make_unique<Device>();
       d->name = name;
       d->backend = std::move(*b);
+      d->caps = d->backend->caps();
       out.push_back(std::move(d));
     }
   }
@@ -121,145 +124,32 @@ StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& 
   return out;
 }
 
-bool Device::holds(const std::string& circuit_id) {
-  std::lock_guard<std::mutex> lock(view_mu);
-  for (const KeyView& v : view)
-    if (v.circuit_id == circuit_id) return true;
-  return false;
-}
+namespace {
 
-std::shared_ptr<const groth16::AttachedKey> Device::attached(const std::string& circuit_id) {
-  std::lock_guard<std::mutex> lock(view_mu);
-  for (const KeyView& v : view)
-    if (v.circuit_id == circuit_id) return v.key.lock();
-  return nullptr;
-}
-
-void Device::publish_keys() {
-  std::vector<KeyView> next;
-  for (const auto& [id, e] : keys) next.push_back(KeyView{id, e.key, e.key->device_bytes(), e.key->placement(), e.last_used});
-  std::lock_guard<std::mutex> lock(view_mu);
-  view = std::move(next);
-}
-
-void Device::apply_pending_drops() {
-  std::vector<std::string> drops;
-  {
-    std::lock_guard<std::mutex> lock(view_mu);
-    drops.swap(pending_drops);
+// What a fallback means, for the one warning each cause gets.
+const char* fallback_meaning(groth16::Fallback f) {
+  using groth16::Fallback;
+  switch (f) {
+    case Fallback::kPinnedAlloc:
+      return "pinned host memory could not be allocated for partition inputs; they stay in pageable memory (slower "
+             "uploads)";
+    case Fallback::kPageableUpload: return "partition inputs were not in pinned memory; uploads run at pageable speed";
+    case Fallback::kPlainPath:
+      return "device memory holds one set of partition inputs, not one per worker: uploads run inside the device region";
+    case Fallback::kKeyStreamed:
+      return "a key does not fit the device's memory or key budget; its points stream from host memory";
+    case Fallback::kDeviceError: return "a device error failed a job; the device goes on with other work";
+    case Fallback::kHostMatvec:
+      return "a key's circuit is not on the device (a streamed key, or no room beside it): the host makes a, b, c";
   }
-  for (const std::string& id : drops) keys.erase(id);
-  if (!drops.empty()) publish_keys();
+  return "a fallback";
 }
 
-// On a GPU the attached keys stay (the DEVICE tier): each holds its host key,
-// and idle ones leave least recently used when a new key does not fit the
-// device's memory or keys.device_budget. The CPU attaches per partition.
-StatusOr<std::shared_ptr<const groth16::AttachedKey>> Engine::Impl::device_key(Device& device,
-                                                                               const std::string& circuit_id,
-                                                                               const KeyLease& lease) {
-  if (device.is_cpu()) return device.backend->attach(lease->pk);
-  std::lock_guard<std::mutex> lock(device.keys_mu);
-  device.apply_pending_drops();
-  auto it = device.keys.find(circuit_id);
-  if (it != device.keys.end() && it->second.host.get() == lease.get()) {
-    it->second.last_used = Clock::now();
-    std::lock_guard<std::mutex> view_lock(device.view_mu);
-    for (Device::KeyView& v : device.view)
-      if (v.circuit_id == circuit_id) v.last_used = it->second.last_used;
-    return it->second.key;
-  }
-  if (it != device.keys.end()) {
-    device.keys.erase(it);  // the host key was reloaded since
-    device.publish_keys();
-  }
-  auto drop_lru_idle = [&]() {
-    auto victim = device.keys.end();
-    for (auto k = device.keys.begin(); k != device.keys.end(); ++k)
-      if (k->second.key.use_count() == 1 && (victim == device.keys.end() || k->second.last_used < victim->second.last_used))
-        victim = k;
-    if (victim == device.keys.end()) return false;
-    CUZK_LOG(Info) << "circuit \"" << victim->first << "\" leaves " << device.name << " to make room";
-    metrics_.set_gauge("cuzk_device_key_bytes", 0, "device=\"" + device.name + "\",circuit=\"" + victim->first + "\"");
-    metrics_.add_counter("cuzk_key_evictions_total", 1, "reason=\"device\"");
-    device.keys.erase(victim);
-    device.publish_keys();
-    return true;
-  };
-  auto held = [&]() {
-    uint64_t sum = 0;
-    for (const auto& [id, e] : device.keys) sum += e.key->device_bytes();
-    return sum;
-  };
-  const uint64_t cap = config_.key_device_budget_bytes;
-  if (cap != 0) {
-    const uint64_t need = device.backend->resident_key_bytes(lease->pk);
-    while (held() + need > cap && need <= cap && drop_lru_idle()) {
-    }
-  }
-  for (;;) {
-    groth16::AttachOptions options;
-    if (cap != 0) options.max_device_bytes = cap > held() ? cap - held() : 0;
-    if (config_.matvec_on_device) {
-      options.circuit = &lease->prove_circuit;  // the entry below keeps the host circuit alive
-      options.c_rule = lease->c_rule;
-    }
-    StatusOr<std::shared_ptr<const groth16::AttachedKey>> key = device.backend->attach(lease->pk, options);
-    if (key.ok()) {
-      CUZK_LOG(Info) << "circuit \"" << circuit_id << "\" on " << device.name << ": " << (*key)->placement();
-      Device::AttachedEntry& e = device.keys[circuit_id];
-      e.host = lease.share();
-      e.key = *key;
-      e.last_used = Clock::now();
-      metrics_.set_gauge("cuzk_device_key_bytes", double((*key)->device_bytes()),
-                         "device=\"" + device.name + "\",circuit=\"" + circuit_id + "\"");
-      device.publish_keys();
-      device.apply_pending_drops();  // a drop asked for during the attach (this key stays if it was not asked)
-      return *key;
-    }
-    if (key.status().code() != StatusCode::kResourceExhausted || !drop_lru_idle()) return key.status();
-  }
-}
+}  // namespace
 
-int Engine::Impl::affinity(const Device& device, const std::string& circuit_id) {
-  if (device.is_cpu() || devices_.size() == 1) return 1;
-  if (const_cast<Device&>(device).holds(circuit_id)) return 2;
-  for (const auto& other : devices_)
-    if (other.get() != &device && other->idle_workers.load() > 0 && other->holds(circuit_id)) return 0;
-  return 1;
-}
-
-Status Engine::Impl::place_on_devices(const std::string& circuit_id) {
-  for (auto& d : devices_) {
-    if (d->is_cpu()) continue;
-    ASSIGN_OR_RETURN(KeyLease lease, keys_->acquire(circuit_id, [] { return false; }));
-    StatusOr<std::shared_ptr<const groth16::AttachedKey>> key = device_key(*d, circuit_id, lease);
-    if (!key.ok() && key.status().code() != StatusCode::kResourceExhausted) return key.status();
-    if (!key.ok()) {
-      CUZK_LOG(Warn) << "circuit \"" << circuit_id << "\" does not fit " << d->name << ": " << key.status().message();
-    }
-  }
-  return ok_status();
-}
-
-// Called with the key manager's lock held: a device busy attaching another
-// key drops this one when the attach ends (it disappears from the view now).
-void Engine::Impl::drop_from_devices(const std::string& circuit_id) {
-  for (auto& d : devices_) {
-    std::unique_lock<std::mutex> lock(d->keys_mu, std::try_to_lock);
-    if (lock.owns_lock()) {
-      if (d->keys.erase(circuit_id) > 0) d->publish_keys();
-    } else {
-      std::lock_guard<std::mutex> view_lock(d->view_mu);
-      d->pending_drops.push_back(circuit_id);
-      std::erase_if(d->view, [&](const Device::KeyView& v) { return v.circuit_id == circuit_id; });
-    }
-    metrics_.set_gauge("cuzk_device_key_bytes", 0, "device=\"" + d->name + "\",circuit=\"" + circuit_id + "\"");
-  }
-}
-
-void Engine::Impl::count_fallback(Device* device, const std::string& cause) {
-  metrics_.add_counter("cuzk_fallbacks_total", 1, "cause=\"" + cause + "\"");
+void Engine::Impl::count_fallback(Device* device, groth16::Fallback cause) {
+  const std::string name(groth16::fallback_name(cause));
+  metrics_.add_counter("cuzk_fallbacks_total", 1, "cause=\"" + name + "\"");
   bool first = false;
   {
     MutexLock lock(mu_);
@@ -268,23 +158,8 @@ void Engine::Impl::count_fallback(Device* device, const std::string& cause) {
   }
   if (!first) return;
   const std::string where = device ? device->name + ": " : std::string();
-  std::string what;
-  if (cause == "pinned_alloc") {
-    what = "pinned host memory could not be allocated for partition inputs; they stay in pageable memory (slower uploads)";
-  } else if (cause == "pageable_upload") {
-    what = "partition inputs were not in pinned memory; uploads run at pageable speed";
-  } else if (cause == "plain_path") {
-    what = "device memory holds one set of partition inputs, not one per worker: uploads run inside the device region";
-  } else if (cause == "key_streamed") {
-    what = "a key does not fit the device's memory or key budget; its points stream from host memory";
-  } else if (cause == "device_error") {
-    what = "a device error failed a job; the device goes on with other work";
-  } else if (cause == "host_matvec") {
-    what = "a key's circuit is not on the device (a streamed key, or no room beside it): the host makes a, b, c";
-  } else {
-    what = "fallback " + cause;
-  }
-  CUZK_LOG(Warn) << where << what << " (counted in cuzk_fallbacks_total{cause=\"" << cause << "\"}; logged once)";
+  CUZK_LOG(Warn) << where << fallback_meaning(cause) << " (counted in cuzk_fallbacks_total{cause=\"" << name
+                 << "\"}; logged once)";
 }
 
 // Stage (uploads queued) outside the interlock, the device stages inside it,
@@ -296,7 +171,7 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   if (!pin.have_rows() && !key->computes_rows()) RETURN_IF_ERROR(rows_for_device(device, item));
   // The host made the rows (in preparation, or just now) where the device
   // would have made them had it kept the key's circuit.
-  if (config_.matvec_on_device && !device->is_cpu() && !key->computes_rows()) count_fallback(device, "host_matvec");
+  if (config_.matvec_on_device && device->caps.can_make_rows && !key->computes_rows()) count_fallback(device, groth16::Fallback::kHostMatvec);
   groth16::ProofInputs in;
   in.witness = pin.witness_span();
   if (!pin.rows.a.empty()) {
@@ -335,7 +210,7 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
     const StatusCode code = sums.status().code();
     if (code == StatusCode::kFailedPrecondition || code == StatusCode::kInvalidArgument) return sums.status();
     // A device error: this job fails, its memory goes back, the device serves the others.
-    count_fallback(device, "device_error");
+    count_fallback(device, groth16::Fallback::kDeviceError);
     return sums.status().with_context(device->name + " (the job fails; the device goes on with other work)");
   }
   groth16::StageTimes times;
@@ -364,7 +239,7 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
                                double run_ms) {
   const std::string dev = "device=\"" + device.name + "\"";
   metrics_.add_counter("cuzk_bytes_uploaded_total", double(lt.upload_bytes), dev);
-  for (const std::string& cause : lt.fallbacks) count_fallback(&device, cause);
+  for (groth16::Fallback cause : lt.fallbacks) count_fallback(&device, cause);
   metrics_.observe_seconds("cuzk_stage_seconds", stage_ms / 1000, "stage=\"stage\"");
   metrics_.observe_seconds("cuzk_stage_seconds", wait_ms / 1000, "stage=\"interlock_wait\"");
   for (const auto& [name, ms] : lt.stages_ms)
@@ -377,7 +252,7 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
   add_stage(stage_totals_, "interlock_wait", wait_ms);
   for (const auto& [name, ms] : lt.stages_ms) add_stage(device.stages, name, ms);
   device.bytes_uploaded += lt.upload_bytes;
-  device.busy_ms += device.is_cpu() ? run_ms : std::max(0.0, lt.total_ms() - upload_ms);
+  device.busy_ms += device.caps.device_timed ? std::max(0.0, lt.total_ms() - upload_ms) : run_ms;
 }
 
 }  // namespace cuzk::engine

@@ -164,7 +164,7 @@ struct Device {
   // that others wait on (the queues, status, the key manager's callbacks).
   std::mutex keys_mu;
   std::map<std::string, AttachedEntry> keys;
-  bool is_cpu() const { return backend->name() == "cpu"; }
+  groth16::BackendCaps caps;  // backend->caps(), read once
 
   // What `keys` holds, for readers that must not wait for an attach.
   // GUARDED_BY(view_mu).
@@ -190,7 +190,7 @@ struct Device {
   std::atomic<uint32_t> idle_workers{0};  // prover workers waiting for a partition
   // GUARDED_BY(Impl::mu_):
   double busy_ms = 0;  // device time of finished proofs (CUDA events)
-  std::map<std::string, uint64_t> fallbacks;
+  std::map<groth16::Fallback, uint64_t> fallbacks;
   uint64_t bytes_uploaded = 0;
   StageTotals stages;  // its own stages (cuzk_device_stage_seconds)
 };
@@ -278,7 +278,7 @@ class Engine::Impl {
   Status place_on_devices(const std::string& circuit_id);
   // Drops the key from every device (its host key left the HOT tier).
   void drop_from_devices(const std::string& circuit_id);
-  void count_fallback(Device* device, const std::string& cause);
+  void count_fallback(Device* device, groth16::Fallback cause);
   void record_lane(Device& device, const groth16::LaneTimes& lt, double stage_ms, double wait_ms, double run_ms);
   Status finalize_one(Item& item);
 
@@ -323,7 +323,7 @@ class Engine::Impl {
   uint64_t completed_ GUARDED_BY(mu_) = 0;
   uint64_t failed_ GUARDED_BY(mu_) = 0;
   uint64_t cancelled_ GUARDED_BY(mu_) = 0;
-  std::set<std::string> warned_fallbacks_ GUARDED_BY(mu_);  // causes logged once
+  std::set<groth16::Fallback> warned_fallbacks_ GUARDED_BY(mu_);  // causes logged once
   bool accepting_ GUARDED_BY(mu_) = true;
   bool stopping_ GUARDED_BY(mu_) = false;
   CondVar housekeeping_cv_;

@@ -125,11 +125,11 @@ EngineStatus Engine::Impl::status() const {
     ds.vram_budget_bytes = m.budget_bytes;
     ds.vram_used_bytes = m.used_bytes;
     ds.vram_peak_bytes = m.peak_bytes;
-    ds.key_budget_bytes = d->is_cpu() ? 0 : config_.key_device_budget_bytes;
+    ds.key_budget_bytes = d->caps.keeps_keys ? config_.key_device_budget_bytes : 0;
     ds.busy_fraction = up_ms > 0 ? std::min(1.0, device_busy_ms_locked(*d, now) / up_ms) : 0;
     for (const auto& s : slots_)
       if (s->device == d->name) ds.workers.push_back(s->name);
-    for (const auto& [cause, n] : d->fallbacks) ds.fallbacks.emplace_back(cause, n);
+    for (const auto& [cause, n] : d->fallbacks) ds.fallbacks.emplace_back(std::string(groth16::fallback_name(cause)), n);
     ds.bytes_uploaded = d->bytes_uploaded;
     ds.stages = d->stages;
     {

@@ -58,7 +58,7 @@ uint64_t Engine::Impl::plan_inputs(Item& item) {
   std::vector<std::shared_ptr<const groth16::AttachedKey>> keys;
   bool unknown = false;
   for (auto& d : devices_) {
-    if (d->is_cpu()) return need;
+    if (!d->caps.can_make_rows) return need;
     std::shared_ptr<const groth16::AttachedKey> k = d->attached(job.circuit_id);
     if (k && !k->computes_rows()) return need;  // a streamed key: the host makes them
     if (!k) unknown = true;
@@ -188,7 +188,7 @@ Status Engine::Impl::prepare_bench(Item& item) {
 Status Engine::Impl::pin_witness(Partition& p, std::span<const ff::Fr> witness) {
   if (host_alloc_ == nullptr) return ok_status();
   ASSIGN_OR_RETURN(p.inputs.pinned_witness, pinned_buffer(p, witness.size()));
-  if (!p.inputs.pinned_witness.pinned()) count_fallback(nullptr, "pinned_alloc");
+  if (!p.inputs.pinned_witness.pinned()) count_fallback(nullptr, groth16::Fallback::kPinnedAlloc);
   groth16::HostBuffer& w = p.inputs.pinned_witness;  // filled in parallel
   pool_->parallel_for(w.size(), 1 << 16, [&](size_t lo, size_t hi) {
     std::copy(witness.begin() + long(lo), witness.begin() + long(hi), w.data() + lo);
@@ -219,7 +219,7 @@ Status Engine::Impl::host_rows(Partition& p) {
       ASSIGN_OR_RETURN(*b, pinned_buffer(p, n));
       pageable = pageable || !b->pinned();
     }
-    if (pageable) count_fallback(nullptr, "pinned_alloc");
+    if (pageable) count_fallback(nullptr, groth16::Fallback::kPinnedAlloc);
     RETURN_IF_ERROR(groth16::compute_rows_into(c.pk, c.prove_circuit, witness, in.a.span(), in.b.span(),
                                                in.c.span(), options));
   } else {
@@ -261,7 +261,7 @@ void Engine::Impl::make_pinned_inputs(const std::string& circuit_id) {
   bool host_makes_rows = !config_.matvec_on_device;
   for (auto& d : devices_) {
     std::shared_ptr<const groth16::AttachedKey> k = d->attached(circuit_id);
-    host_makes_rows = host_makes_rows || d->is_cpu() || (k && !k->computes_rows());
+    host_makes_rows = host_makes_rows || !d->caps.can_make_rows || (k && !k->computes_rows());
   }
   std::vector<uint64_t> sizes;
   for (uint32_t i = 0; i < window_->size(); ++i) {

@@ -69,7 +69,7 @@ Status Engine::Impl::start() {
   }
   ASSIGN_OR_RETURN(devices_, make_devices(config_, pool_.get()));
   for (auto& d : devices_)
-    if (!d->is_cpu() && host_alloc_ == nullptr) host_alloc_ = d->backend.get();
+    if (d->caps.uploads_inputs && host_alloc_ == nullptr) host_alloc_ = d->backend.get();
   // Enough partitions with inputs to keep every worker fed: one being
   // prepared per preparation worker, one being proved per prover worker,
   // and one waiting for the next prover worker that comes free.
@@ -108,8 +108,8 @@ Status Engine::Impl::start() {
   }
   threads_.emplace_back([this] { housekeeping_loop(); });
   for (const auto& d : devices_) metrics_.add_counter("cuzk_bytes_uploaded_total", 0, "device=\"" + d->name + "\"");
-  for (const char* cause : {"pageable_upload", "pinned_alloc", "key_streamed", "plain_path", "device_error", "host_matvec"})
-    metrics_.add_counter("cuzk_fallbacks_total", 0, "cause=\"" + std::string(cause) + "\"");
+  for (groth16::Fallback cause : groth16::kAllFallbacks)
+    metrics_.add_counter("cuzk_fallbacks_total", 0, "cause=\"" + std::string(groth16::fallback_name(cause)) + "\"");
   describe_engine_metrics(metrics_, keys_->ids());
   return ok_status();
 }

@@ -128,17 +128,17 @@ class FakeLane final : public groth16::Lane {
     give_set();
     times_ = groth16::LaneTimes{};
     times_.plan = fk->resident() ? "resident" : "streamed";
-    if (!fk->resident()) times_.fallbacks.push_back("key_streamed");
+    if (!fk->resident()) times_.fallbacks.push_back(groth16::Fallback::kKeyStreamed);
     {
       std::lock_guard<std::mutex> lock(sh_->pinned_mu);
       if (!sh_->pinned.count(in.rows_given() ? in.a.data() : in.witness.data())) {
         times_.pageable_upload = true;
-        times_.fallbacks.push_back("pageable_upload");
+        times_.fallbacks.push_back(groth16::Fallback::kPageableUpload);
       }
     }
     RETURN_IF_ERROR(decide());
     own_ = take_set(false);
-    if (!own_) times_.fallbacks.push_back("plain_path");
+    if (!own_) times_.fallbacks.push_back(groth16::Fallback::kPlainPath);
     if (sh_->script.stage_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sh_->script.stage_ms));
     times_.upload_bytes = (in.a.size() + in.b.size() + in.c.size() + in.witness.size()) * sizeof(ff::Fr);
     {

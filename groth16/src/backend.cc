@@ -6,6 +6,18 @@
 
 namespace cuzk::groth16 {
 
+std::string_view fallback_name(Fallback f) {
+  switch (f) {
+    case Fallback::kPageableUpload: return "pageable_upload";
+    case Fallback::kPinnedAlloc: return "pinned_alloc";
+    case Fallback::kKeyStreamed: return "key_streamed";
+    case Fallback::kPlainPath: return "plain_path";
+    case Fallback::kDeviceError: return "device_error";
+    case Fallback::kHostMatvec: return "host_matvec";
+  }
+  return "unknown";
+}
+
 double LaneTimes::total_ms() const {
   double t = 0;
   for (const auto& [name, ms] : stages_ms) t += ms;

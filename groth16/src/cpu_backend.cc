@@ -173,6 +173,9 @@ class CpuBackend final : public Backend {
   explicit CpuBackend(ThreadPool* pool)
       : pool_(pool ? pool : &default_thread_pool()), h_(std::make_shared<CpuH>(pool_)) {}
   std::string_view name() const override { return "cpu"; }
+  BackendCaps caps() const override {
+    return {.keeps_keys = false, .uploads_inputs = false, .can_make_rows = false, .device_timed = false};
+  }
   std::string describe() const override { return "cpu (" + std::to_string(pool_->size()) + " threads)"; }
   StatusOr<std::shared_ptr<const AttachedKey>> attach(const ProvingKey& pk, const AttachOptions& options) override {
     RETURN_IF_ERROR(pk.check_shape());

@@ -4,6 +4,9 @@
 // prover against an independent implementation, lives in tests/interop.)
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string_view>
+
 #include "cuzk/base/random.h"
 #include "cuzk/groth16/backend.h"
 #include "cuzk/groth16/prover.h"
@@ -219,6 +222,23 @@ TEST(CpuBackendConformance, LaneRejectsMismatchedInputs) {
   AttachOptions ao;
   ao.circuit = &other.prove_circuit;
   EXPECT_EQ(cpu->attach(c.pk, ao).status().code(), StatusCode::kFailedPrecondition);
+}
+
+// The seam names each fallback once, and the CPU backend says what it is
+// through its capabilities (the engine never reads a backend's name).
+TEST(BackendSeam, FallbacksHaveDistinctNamesAndTheCpuSaysWhatItIs) {
+  std::set<std::string_view> names;
+  for (Fallback f : kAllFallbacks) {
+    const std::string_view n = fallback_name(f);
+    EXPECT_NE(n, "unknown");
+    EXPECT_TRUE(names.insert(n).second) << n;
+  }
+  EXPECT_EQ(names.size(), 6u);
+  const BackendCaps cpu = make_cpu_backend()->caps();
+  EXPECT_FALSE(cpu.keeps_keys);
+  EXPECT_FALSE(cpu.uploads_inputs);
+  EXPECT_FALSE(cpu.can_make_rows);
+  EXPECT_FALSE(cpu.device_timed);
 }
 
 }  // namespace

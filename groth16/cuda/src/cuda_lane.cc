@@ -321,7 +321,7 @@ Status CudaLane::ensure_workspace(const KeyShape& s) {
 Status CudaLane::upload(const Fr* host, size_t count, Fr* dst, gpu::Event& done) {
   if (count > 0 && !gpu::is_pinned_host_pointer(host) && !times_.pageable_upload) {
     times_.pageable_upload = true;
-    times_.fallbacks.push_back("pageable_upload");
+    times_.fallbacks.push_back(Fallback::kPageableUpload);
   }
   RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, host, count * sizeof(Fr), cudaMemcpyHostToDevice, us_.get())));
   times_.upload_bytes += count * sizeof(Fr);
@@ -340,14 +340,14 @@ Status CudaLane::stage(std::shared_ptr<const AttachedKey> key, const ProofInputs
   ASSIGN_OR_RETURN(streamed_, sizes_for(s));
   times_ = LaneTimes{};
   times_.plan = ck->resident() ? "resident" : "streamed";
-  if (!ck->resident()) times_.fallbacks.push_back("key_streamed");
+  if (!ck->resident()) times_.fallbacks.push_back(Fallback::kKeyStreamed);
   marks_used_ = 0;
   key_ = std::move(ck);
   in_ = in;
   rows_here_ = !in.rows_given();
   ASSIGN_OR_RETURN(set_, take_set(s, false));
   if (set_ == nullptr) {
-    times_.fallbacks.push_back("plain_path");  // uploaded inside run(), into the shared set
+    times_.fallbacks.push_back(Fallback::kPlainPath);  // uploaded inside run(), into the shared set
     return ok_status();
   }
   Status st = upload_inputs(s);

@@ -46,6 +46,37 @@ struct MsmSums {
   ec::G2Jacobian b2;
 };
 
+// Why a proof took a slower path than its device's best. Counted per cause
+// (cuzk_fallbacks_total{cause=fallback_name(f)}).
+enum class Fallback : uint8_t {
+  kPageableUpload,  // an input was not in pinned memory: uploads at pageable speed
+  kPinnedAlloc,     // pinned memory could not be allocated for partition inputs
+  kKeyStreamed,     // the key's points stream from host memory (it does not fit the device)
+  kPlainPath,       // no device memory for this lane's own inputs: uploaded inside the device region
+  kDeviceError,     // a device error failed a job; the device goes on
+  kHostMatvec,      // the host made a, b, c where the device would have (its circuit is not there)
+};
+inline constexpr Fallback kAllFallbacks[] = {Fallback::kPageableUpload, Fallback::kPinnedAlloc, Fallback::kKeyStreamed,
+                                             Fallback::kPlainPath,      Fallback::kDeviceError, Fallback::kHostMatvec};
+// "pageable_upload", "pinned_alloc", "key_streamed", "plain_path", "device_error", "host_matvec".
+std::string_view fallback_name(Fallback f);
+
+// What a backend's device can do, for the engine's decisions (which never
+// look at a backend's name).
+struct BackendCaps {
+  // attach() places a key once and it stays, holding device memory (the
+  // DEVICE tier); false: keys are attached per proof and hold nothing.
+  bool keeps_keys = true;
+  // Proof inputs are uploaded: the engine puts them in host buffers the
+  // backend allocates (allocate_inputs: pinned where that pays).
+  bool uploads_inputs = true;
+  // A key attached with its circuit may make a, b, c from the witness on
+  // the device (AttachedKey::computes_rows()).
+  bool can_make_rows = true;
+  // LaneTimes are device times (events); the upload is not busy time.
+  bool device_timed = true;
+};
+
 // One proof's inputs.
 //   a, b, c   the row values (prover.h, compute_rows), domain size n each,
 //             zero-padded; run() clobbers them. All three empty when the key
@@ -70,11 +101,11 @@ struct LaneTimes {
   std::vector<std::pair<std::string, double>> stages_ms;
   uint64_t upload_bytes = 0;
   bool pageable_upload = false;  // an input was not in pinned memory (slower upload)
-  // The fallbacks this proof took, by cause: "pageable_upload" (as above),
-  // "plain_path" (no device memory for this lane's own inputs: they were
-  // uploaded inside the device region, into buffers the device's lanes
-  // share), "key_streamed" (the key's points are streamed from host memory).
-  std::vector<std::string> fallbacks;
+  // The fallbacks this proof took: kPageableUpload (as above), kPlainPath
+  // (no device memory for this lane's own inputs: they were uploaded inside
+  // the device region, into buffers the device's lanes share), kKeyStreamed
+  // (the key's points are streamed from host memory).
+  std::vector<Fallback> fallbacks;
   std::string plan;              // how the lane ran the proof ("cpu", "resident", "streamed")
   double total_ms() const;
   // The stage's time, or the sum of its parts ("msm_l" = "msm_l.ones" +
@@ -191,6 +222,7 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
+  virtual BackendCaps caps() const { return {}; }
   virtual DeviceMemory device_memory() const { return {}; }
   // One line for logs: the device, its memory budget.
   virtual std::string describe() const = 0;
