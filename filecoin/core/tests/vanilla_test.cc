@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cuzk/base/random.h"
+#include "cuzk/base/utf8.h"
 #include "cuzk/filecoin/bincode.h"
 #include "cuzk/filecoin/c1_json.h"
 #include "cuzk/filecoin/cid.h"
@@ -204,6 +206,29 @@ TEST(PoRepVanilla, MalformedJsonNamesFieldAndOffset) {
   extra.insert(1, "\"x\":{\"a\":[1,-2.5e3,true,\"s\\\"\"]},");
   EXPECT_TRUE(parse_c1_output(extra).ok()) << parse_c1_output(extra).status().to_string();
   EXPECT_FALSE(parse_c1_envelope("{\"SectorNum\":1,\"Phase1Out\":\"***\",\"SectorSize\":2048}").ok());
+}
+
+// A byte that is not UTF-8 where the reader expects punctuation used to be
+// echoed raw into the message, which then made the daemon's status JSON throw.
+TEST(PoRepVanilla, BytesThatAreNotUtf8AreEscapedInTheMessage) {
+  TestRng rng(fresh_test_seed());
+  const Sealed2KiB s = seal_random_2kib(rng);
+  const std::string json = c1_output_to_json(produce_seal_commit_phase1(s.info, s.sector, Node{}, Node{}));
+  for (int round = 0; round < 8; ++round) {
+    std::string bad = json;
+    const size_t at = bad.find(',', rng() % (bad.size() - 1));
+    ASSERT_NE(at, std::string::npos);
+    const auto byte = uint8_t(0x80 + rng() % 0x80);  // never UTF-8 on its own
+    bad[at] = char(byte);
+    for (const std::string& text : {bad, "{\"SectorNum\":1" + std::string(1, char(byte)) + "}"}) {
+      auto r = text[0] == '{' && text.size() < 40 ? parse_c1_envelope(text).status() : parse_c1_output(text).status();
+      ASSERT_FALSE(r.ok());
+      EXPECT_TRUE(is_valid_utf8(r.message())) << r.message();
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+      EXPECT_NE(r.message().find(hex), std::string::npos) << r.message();
+    }
+  }
 }
 
 TEST(PoStVanilla, ProduceAndVerify2KiB) {
