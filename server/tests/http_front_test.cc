@@ -123,6 +123,67 @@ TEST(HttpFront, LargeAnswersReachSlowReadersWithoutHoldingOthersUp) {
   ::close(slow);
 }
 
+// The 16 KiB head limit held only for heads that came in pieces: a head sent
+// at once was taken up to about twice the limit.
+TEST(HttpFront, AHeadOverTheLimitIsRefusedHoweverItArrives) {
+  TestRng rng(fresh_test_seed());
+  auto f = start({}, echo_ok());
+  ASSERT_TRUE(f);
+  const size_t limit = HttpLimits{}.max_head_bytes;
+  auto head_of = [](size_t bytes) {  // a complete head of exactly `bytes` bytes
+    std::string h = "GET / HTTP/1.1\r\nX-Pad: ";
+    h += std::string(bytes - h.size() - 4, 'p');
+    return h + "\r\n\r\n";
+  };
+  for (size_t bytes : {limit + 1, limit + 1 + size_t(rng() % limit), 2 * limit - 10, limit, limit - size_t(rng() % 4096)}) {
+    const std::string head = head_of(bytes);
+    ASSERT_EQ(head.size(), bytes);
+    int fd = connect_to(f->port());
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::send(fd, head.data(), head.size(), 0), ssize_t(head.size()));  // one write
+    const std::string r = read_all(fd, 5s);
+    ::close(fd);
+    if (bytes > limit) {
+      EXPECT_EQ(r.rfind("HTTP/1.1 431", 0), 0u) << bytes << ": " << r.substr(0, 40);
+    } else {
+      EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << bytes << ": " << r.substr(0, 40);
+    }
+  }
+}
+
+// Readers that never read keep their responses in the daemon: all of them
+// together hold at most max_pending_response_bytes; past it a request gets
+// 503, and once a response is taken there is room again.
+TEST(HttpFront, ResponsesNotReadAreBoundedInAll) {
+  TestRng rng(fresh_test_seed());
+  std::string body(32 << 20, '\0');  // more than the loopback socket buffers take
+  for (auto& ch : body) ch = char('a' + rng() % 26);
+  HttpLimits l;
+  l.max_pending_response_bytes = 48 << 20;
+  auto f = start(l, [&](const HttpHead&) { return http_plain_response(200, "OK", body); });
+  ASSERT_TRUE(f);
+  const std::string req = "GET / HTTP/1.1\r\n\r\n";
+  int holder = connect_to(f->port());
+  ASSERT_EQ(::send(holder, req.data(), req.size(), 0), ssize_t(req.size()));
+  pollfd p{holder, POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, 60'000), 1);  // its response is being sent (and held)
+  int second = connect_to(f->port());
+  ASSERT_EQ(::send(second, req.data(), req.size(), 0), ssize_t(req.size()));
+  const std::string refused = read_all(second, 10s);
+  ::close(second);
+  EXPECT_EQ(refused.rfind("HTTP/1.1 503", 0), 0u) << refused.substr(0, 40);
+  const std::string got = read_all(holder, 30s);
+  ::close(holder);
+  ASSERT_GT(got.size(), body.size());
+  EXPECT_EQ(got.rfind("HTTP/1.1 200", 0), 0u);
+  EXPECT_EQ(got.substr(got.size() - body.size()), body);
+  int third = connect_to(f->port());
+  ASSERT_EQ(::send(third, req.data(), req.size(), 0), ssize_t(req.size()));
+  const std::string again = read_all(third, 30s);
+  ::close(third);
+  EXPECT_EQ(again.rfind("HTTP/1.1 200", 0), 0u) << again.substr(0, 40);
+}
+
 TEST(HttpFront, StopWithConnectionsOpenReturns) {
   auto f = start({}, echo_ok());
   ASSERT_TRUE(f);
