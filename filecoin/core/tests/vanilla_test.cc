@@ -248,6 +248,50 @@ TEST(PoStVanilla, ProduceAndVerify2KiB) {
   EXPECT_FALSE(verify_post_sector_proof(info, randomness, bad, 1).ok());
 }
 
+// Winning PoSt as rust-fil-proofs makes it (filecoin-proofs/src/constants.rs:
+// WINNING_POST_CHALLENGE_COUNT = 66, WINNING_POST_SECTOR_COUNT = 1;
+// filecoin-proofs/src/api/post_util.rs generate_fallback_sector_challenges and
+// single_partition_vanilla_proofs; storage-proofs-post/src/fallback/
+// compound.rs generate_public_inputs): the sector's vanilla proof opens 66
+// leaves, challenge n at index n, and opening n is what circuit sector n
+// proves against public input 2n+1. `seal` used to write one opening, and a
+// correct 66-opening proof was refused ("expected 1").
+TEST(PoStVanilla, WinningOpensTheSixtySixChallengesOfTheReference) {
+  TestRng rng(fresh_test_seed());
+  const Sealed2KiB s = seal_random_2kib(rng);
+  const PoStProofInfo info = post_proof_info(0).value();  // StackedDrgWinning2KiBV1
+  ASSERT_EQ(info.sector_count * info.challenge_count, 66);
+  EXPECT_EQ(post_vanilla_shape(info).sector_count, 1);
+  EXPECT_EQ(post_vanilla_shape(info).challenge_count, 66);
+  const Node randomness = node_from_fr(Fr::random(rng));
+  const uint64_t sector_id = rng() % 1000000;
+  const auto p = produce_post_sector_proof(info, s.sector, sector_id, randomness, 0);
+  ASSERT_EQ(p.sectors.size(), 1u);
+  ASSERT_EQ(p.sectors[0].inclusion_proofs.size(), 66u);
+  EXPECT_TRUE(verify_post_sector_proof(info, randomness, p, 0).ok());
+  // Opening n answers the challenge of circuit sector n (API 1.0: index n).
+  auto pub = winning_post_public_inputs(info, randomness, {sector_id, s.sector.comm_r});
+  ASSERT_TRUE(pub.ok()) << pub.status().to_string();
+  ASSERT_EQ(pub->size(), 2u * 66);
+  for (size_t n = 0; n < 66; ++n) {
+    EXPECT_EQ((*pub)[2 * n], fr_from_node(s.sector.comm_r).value()) << n;
+    EXPECT_EQ((*pub)[2 * n + 1], Fr::from_uint(p.sectors[0].inclusion_proofs[n].path_index())) << n;
+  }
+  // A short proof (the one opening `seal` used to write) is refused plainly.
+  auto short_proof = p;
+  short_proof.sectors[0].inclusion_proofs.resize(1 + rng() % 65);
+  Status st = verify_post_sector_proof(info, randomness, short_proof, 0);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("expected 66"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("WINNING_POST_CHALLENGE_COUNT"), std::string::npos) << st.message();
+  // Openings in another order prove other leaves than their challenges.
+  auto swapped = p;
+  std::swap(swapped.sectors[0].inclusion_proofs[0], swapped.sectors[0].inclusion_proofs[65]);
+  if (swapped.sectors[0].inclusion_proofs[0].path_index() != p.sectors[0].inclusion_proofs[0].path_index()) {
+    EXPECT_FALSE(verify_post_sector_proof(info, randomness, swapped, 0).ok());
+  }
+}
+
 TEST(SnapVanilla, UpdateProduceAndVerify2KiB) {
   TestRng rng(fresh_test_seed());
   const Sealed2KiB s = seal_random_2kib(rng);
