@@ -53,6 +53,9 @@ Status Engine::Impl::route_filecoin_request(JobRequest& r) {
 }
 
 Status Engine::Impl::validate_filecoin_request(const JobRequest& r, uint64_t* est_partition_bytes) {
+  // After routing (a kind without a circuit is NOT_FOUND first), before
+  // anything is queued: the same rule for every kind.
+  RETURN_IF_ERROR(check_filecoin_fields(r.kind, *r.filecoin));
   if (!keys_->has(r.circuit_id)) return not_found("unknown circuit " + bounded_quote(r.circuit_id));
   ASSIGN_OR_RETURN(CircuitInfo info, keys_->info(r.circuit_id));
   *est_partition_bytes = partition_estimate(info, 0);

@@ -6,6 +6,7 @@
 // what is wrong, without affecting the next job.
 #include <gtest/gtest.h>
 
+#include "cuzk/engine/filecoin.h"
 #include "cuzk/filecoin/bincode.h"
 #include "cuzk/filecoin/public_inputs.h"
 #include "cuzk/filecoin/sdr.h"
@@ -191,6 +192,76 @@ TEST_F(FilecoinEngineTest, RoutingErrors) {
   r.kind = ProofKind::kWindowPostPartition;
   r.filecoin = nullptr;
   EXPECT_EQ((*engine)->submit(r).status().code(), StatusCode::kInvalidArgument);
+}
+
+// 32 bytes, little-endian, at or above the scalar field's modulus r
+// (0x73eda753...00000001): r itself, r + 1, or a random value with a top
+// byte above r's.
+std::string outside_the_field(TestRng& rng, int which) {
+  const fc::Node r_le = {0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0x02, 0xa4, 0xbd, 0x53,
+                         0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8, 0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
+  std::string out = str(r_le);
+  if (which == 1) out[0] = 0x02;
+  if (which == 2) {
+    for (char& c : out) c = char(rng());
+    out[31] = char(0x74 + rng() % (0x100 - 0x74));
+  }
+  return out;
+}
+
+// Randomness (and SnapDeals' commitments) at or above r was accepted for
+// Window PoSt: the proof made was one the verifier refuses. Every kind now
+// refuses it at submit (check_filecoin_fields, once the request is routed to
+// its circuit), as rust-fil-proofs does (as_safe_commitment).
+TEST_F(FilecoinEngineTest, ValuesOutsideTheFieldAreRefusedAtSubmitForEveryKind) {
+  auto engine = Engine::create(config());
+  ASSERT_TRUE(engine.ok()) << engine.status().to_string();
+  TestRng rng(fresh_test_seed());
+  std::vector<Fr> publics;
+  const JobRequest good = window_request(rng, &publics);
+  for (int which = 0; which < 3; ++which) {
+    for (ProofKind kind : {ProofKind::kWindowPostPartition, ProofKind::kWinningPost}) {
+      JobRequest r = good;
+      r.kind = kind;
+      auto f = std::make_shared<FilecoinRequest>(*good.filecoin);
+      f->randomness = outside_the_field(rng, which);
+      r.filecoin = f;
+      // The rule submit applies (for Window PoSt here through a registered
+      // circuit; a kind without one is NOT_FOUND first).
+      for (Status s : {check_filecoin_fields(kind, *f), kind == ProofKind::kWindowPostPartition
+                                                             ? (*engine)->submit(r).status()
+                                                             : check_filecoin_fields(kind, *f)}) {
+        ASSERT_FALSE(s.ok()) << proof_kind_name(kind);
+        EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+        EXPECT_NE(s.message().find("randomness"), std::string::npos) << s.message();
+        EXPECT_NE(s.message().find("not a field element"), std::string::npos) << s.message();
+      }
+      // The decoder refuses it as well (the rule is not only at the door).
+      EXPECT_EQ(decode_filecoin_request(kind, *f).status().code(), StatusCode::kInvalidArgument);
+    }
+    JobRequest snap;
+    snap.kind = ProofKind::kSnapDealsUpdate;
+    auto f = std::make_shared<FilecoinRequest>();
+    f->comm_r_old = f->comm_r_new = f->comm_d_new = str(fc::node_from_fr(Fr::random(rng)));
+    const int field = int(rng() % 3);
+    (field == 0 ? f->comm_r_old : field == 1 ? f->comm_r_new : f->comm_d_new) = outside_the_field(rng, which);
+    snap.filecoin = f;
+    Status s = check_filecoin_fields(snap.kind, *f);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find(field == 0 ? "comm_r_old" : field == 1 ? "comm_r_new" : "comm_d_new"),
+              std::string::npos)
+        << s.message();
+  }
+  // Randomness of another length is refused the same way, at submit.
+  JobRequest short_randomness = good;
+  auto f = std::make_shared<FilecoinRequest>(*good.filecoin);
+  f->randomness.resize(31);
+  short_randomness.filecoin = f;
+  EXPECT_EQ((*engine)->submit(short_randomness).status().code(), StatusCode::kInvalidArgument);
+  // The good request is still accepted.
+  auto ok = (*engine)->submit(good);
+  ASSERT_TRUE(ok.ok()) << ok.status().to_string();
 }
 
 }  // namespace
