@@ -261,6 +261,7 @@ class Engine::Impl {
   Status pin_witness(Partition& p, const std::vector<ff::Fr>& witness);
   Status pin_rows(Partition& p, uint64_t n);
   Status finalize_one(Item& item);
+  Status self_verify_failure(Item& item);
 
   // engine.cc
   StatusOr<SubmitResult> enqueue(std::shared_ptr<Job> job);

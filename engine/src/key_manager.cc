@@ -432,6 +432,12 @@ std::vector<KeyStatus> KeyManager::status() const {
   return out;
 }
 
+std::string KeyManager::key_path(const std::string& id) const {
+  MutexLock lock(mu_);
+  auto it = entries_.find(id);
+  return it == entries_.end() ? std::string() : it->second->source->key_path();
+}
+
 uint64_t KeyManager::key_bytes(const std::string& id) const {
   MutexLock lock(mu_);
   auto it = entries_.find(id);

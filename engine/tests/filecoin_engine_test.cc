@@ -6,6 +6,8 @@
 // what is wrong, without affecting the next job.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "cuzk/engine/filecoin.h"
 #include "cuzk/filecoin/bincode.h"
 #include "cuzk/filecoin/public_inputs.h"
@@ -13,6 +15,7 @@
 #include "cuzk/filecoin/vanilla_produce.h"
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
+#include "cuzk/r1cs/precompiled.h"
 #include "fake_device.h"
 #include "test_support.h"
 
@@ -192,6 +195,35 @@ TEST_F(FilecoinEngineTest, RoutingErrors) {
   r.kind = ProofKind::kWindowPostPartition;
   r.filecoin = nullptr;
   EXPECT_EQ((*engine)->submit(r).status().code(), StatusCode::kInvalidArgument);
+}
+
+// The circuit's rows file is derived (synthesized from the circuit): one
+// found damaged used to fail every job of the circuit until someone removed
+// it; it is synthesized again now, and the job proves.
+TEST_F(FilecoinEngineTest, ADamagedRowsFileIsSynthesizedAgain) {
+  { ASSERT_TRUE(Engine::create(config()).ok()); }  // the files exist
+  const std::string rows = dir_->path() + "/window-post-2KiB.cuzkr1cs";
+  ASSERT_TRUE(r1cs::load_precompiled(rows).ok());
+  TestRng rng(fresh_test_seed());
+  for (int damage = 0; damage < 2; ++damage) {
+    std::string bytes = testing::read_file(rows);
+    if (damage == 0) {
+      bytes[bytes.size() / 2 + rng() % (bytes.size() / 2)] ^= char(1 + rng() % 255);  // a payload byte
+    } else {
+      bytes.resize(rng() % bytes.size());  // truncated
+    }
+    std::ofstream(rows, std::ios::binary | std::ios::trunc) << bytes;
+    ASSERT_FALSE(r1cs::load_precompiled(rows).ok());
+    auto engine = Engine::create(config());
+    ASSERT_TRUE(engine.ok()) << engine.status().to_string();
+    std::vector<Fr> publics;
+    auto s = (*engine)->submit(window_request(rng, &publics));
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    auto r = (*engine)->await(s->job_id, std::nullopt);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
+    EXPECT_TRUE(r1cs::load_precompiled(rows).ok()) << damage;
+  }
 }
 
 // 32 bytes, little-endian, at or above the scalar field's modulus r
