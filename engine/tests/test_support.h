@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -79,9 +80,15 @@ inline std::string tamper_wtns(std::string wtns, uint64_t var) {
   return wtns;
 }
 
+// Waits for something the engine will do. The timeout only guards against a
+// hang: it is never shorter than kHangGuard, so that a loaded machine (two
+// cores shared with builds) slows a test down instead of failing it. Not for
+// checking that something does NOT happen.
+inline constexpr std::chrono::milliseconds kHangGuard{120'000};
+
 template <class Pred>
 bool wait_until(Pred pred, std::chrono::milliseconds timeout) {
-  auto end = std::chrono::steady_clock::now() + timeout;
+  auto end = std::chrono::steady_clock::now() + std::max(timeout, kHangGuard);
   while (std::chrono::steady_clock::now() < end) {
     if (pred()) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
