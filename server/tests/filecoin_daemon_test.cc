@@ -131,16 +131,16 @@ TEST_F(FilecoinDaemonTest, AllFourKindsAt2KiB) {
   prove_and_check("window-post", engine::ProofKind::kWindowPostPartition, wpost,
                   {fc::window_post_public_inputs(window, randomness, std::span(&pub, 1), 0).value()});
 
-  // Winning PoSt: the sector's proof holds its 66 openings (filecoin-proofs'
-  // PoStConfig: one sector, 66 challenges).
-  fc::PoStProofInfo winning = fc::post_proof_info(0).value();  // StackedDrgWinning2KiBV1
-  fc::PoStProofInfo one_sector = winning;
-  one_sector.sector_count = 1;
-  one_sector.challenge_count = 66;
+  // Winning PoSt: the sector's proof holds its 66 openings, as `cuzk filecoin
+  // seal` writes it (filecoin-proofs' PoStConfig: WINNING_POST_SECTOR_COUNT = 1,
+  // WINNING_POST_CHALLENGE_COUNT = 66, filecoin-proofs/src/constants.rs).
+  const fc::PoStProofInfo winning = fc::post_proof_info(0).value();  // StackedDrgWinning2KiBV1
+  const fc::FallbackPoStSectorProof wp = fc::produce_post_sector_proof(winning, sector, 9, randomness, 0);
+  ASSERT_EQ(wp.sectors[0].inclusion_proofs.size(), 66u);
   auto win = std::make_shared<engine::FilecoinRequest>();
   win->registered_proof = 0;
   win->randomness = str(randomness);
-  win->vanilla_proofs = {str(fc::encode_post_sector_proof(fc::produce_post_sector_proof(one_sector, sector, 9, randomness, 0)))};
+  win->vanilla_proofs = {str(fc::encode_post_sector_proof(wp))};
   prove_and_check("winning-post", engine::ProofKind::kWinningPost, win,
                   {fc::winning_post_public_inputs(winning, randomness, pub).value()});
 
