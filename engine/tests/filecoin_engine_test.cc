@@ -6,6 +6,7 @@
 // what is wrong, without affecting the next job.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "cuzk/engine/filecoin.h"
@@ -45,20 +46,22 @@ std::string str(const fc::Node& n) { return std::string(n.begin(), n.end()); }
 
 class FilecoinEngineTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { dir_ = new testing::TempDir(); }
+  // The development keys and rows (deterministic) come from the run's shared
+  // cache: made once for all of this binary's test processes.
+  static void SetUpTestSuite() { dir_ = new std::string(testing::shared_test_cache("filecoin")); }
   static void TearDownTestSuite() {
     delete dir_;
     dir_ = nullptr;
   }
 
-  EngineConfig config() {
-    EngineConfig c = testing::base_config(dir_->path());
+  EngineConfig config(const std::string& cache_dir = *dir_) {
+    EngineConfig c = testing::base_config(cache_dir);
     CircuitSpec s;
     s.id = "window-2k";
     s.filecoin.kind = "window-post";
     s.filecoin.sector_size = 2048;
     s.filecoin.dev_key = true;
-    s.filecoin.dev_seed = 11;
+    s.filecoin.dev_seed = 5;
     c.circuits = {s};
     return c;
   }
@@ -82,10 +85,10 @@ class FilecoinEngineTest : public ::testing::Test {
     return r;
   }
 
-  static testing::TempDir* dir_;
+  static std::string* dir_;
 };
 
-testing::TempDir* FilecoinEngineTest::dir_ = nullptr;
+std::string* FilecoinEngineTest::dir_ = nullptr;
 
 TEST_F(FilecoinEngineTest, WindowPoStWithADevKeyVerifiesAndBadRequestsFailTheirJob) {
   auto engine = Engine::create(config());
@@ -137,7 +140,7 @@ TEST_F(FilecoinEngineTest, WindowPoStWithADevKeyVerifiesAndBadRequestsFailTheirJ
   ASSERT_EQ(r->proof.size(), 192u);
 
   // Check the proof ourselves with the key file the engine generated.
-  const std::string params = dir_->path() + "/window-post-2KiB-dev11.params";
+  const std::string params = (*dir_) + "/window-post-2KiB-dev5.params";
   auto file = MappedFile::open(params);
   ASSERT_TRUE(file.ok());
   auto key_vk = io::parse_vk(file->bytes());
@@ -173,7 +176,7 @@ TEST_F(FilecoinEngineTest, WindowPoStOnADeviceThatMakesTheRows) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
   EXPECT_EQ(fakes.log("fake:0").rows_made, 1u);
-  auto file = MappedFile::open(dir_->path() + "/window-post-2KiB-dev11.params");
+  auto file = MappedFile::open((*dir_) + "/window-post-2KiB-dev5.params");
   ASSERT_TRUE(file.ok());
   auto key_vk = io::parse_vk(file->bytes());
   ASSERT_TRUE(key_vk.ok()) << key_vk.status().to_string();
@@ -202,7 +205,10 @@ TEST_F(FilecoinEngineTest, RoutingErrors) {
 // it; it is synthesized again now, and the job proves.
 TEST_F(FilecoinEngineTest, ADamagedRowsFileIsSynthesizedAgain) {
   { ASSERT_TRUE(Engine::create(config()).ok()); }  // the files exist
-  const std::string rows = dir_->path() + "/window-post-2KiB.cuzkr1cs";
+  testing::TempDir copy;  // the shared files stay intact
+  for (const char* f : {"/window-post-2KiB.cuzkr1cs", "/window-post-2KiB-dev5.params"})
+    std::filesystem::copy_file(*dir_ + f, copy.path() + f);
+  const std::string rows = copy.path() + "/window-post-2KiB.cuzkr1cs";
   ASSERT_TRUE(r1cs::load_precompiled(rows).ok());
   TestRng rng(fresh_test_seed());
   for (int damage = 0; damage < 2; ++damage) {
@@ -214,7 +220,7 @@ TEST_F(FilecoinEngineTest, ADamagedRowsFileIsSynthesizedAgain) {
     }
     std::ofstream(rows, std::ios::binary | std::ios::trunc) << bytes;
     ASSERT_FALSE(r1cs::load_precompiled(rows).ok());
-    auto engine = Engine::create(config());
+    auto engine = Engine::create(config(copy.path()));
     ASSERT_TRUE(engine.ok()) << engine.status().to_string();
     std::vector<Fr> publics;
     auto s = (*engine)->submit(window_request(rng, &publics));
@@ -310,12 +316,12 @@ TEST_F(FilecoinEngineTest, AParamsFileOfAnotherCircuitIsRefusedWithTheCounts) {
     auto engine = Engine::create(config());  // makes the window-post dev key if missing
     ASSERT_TRUE(engine.ok()) << engine.status().to_string();
   }
-  EngineConfig c = testing::base_config(dir_->path());
+  EngineConfig c = testing::base_config((*dir_));
   CircuitSpec s;
   s.id = "winning-2k";
   s.filecoin.kind = "winning-post";
   s.filecoin.sector_size = 2048;
-  s.params = dir_->path() + "/window-post-2KiB-dev11.params";
+  s.params = (*dir_) + "/window-post-2KiB-dev5.params";
   c.circuits = {s};
   auto engine = Engine::create(c);
   ASSERT_FALSE(engine.ok());
@@ -323,7 +329,7 @@ TEST_F(FilecoinEngineTest, AParamsFileOfAnotherCircuitIsRefusedWithTheCounts) {
   const std::string m = engine.status().message();
   EXPECT_NE(m.find("is not a key of winning-post-2KiB"), std::string::npos) << m;
   EXPECT_NE(m.find("IC"), std::string::npos) << m;
-  c.circuits[0].params = dir_->path() + "/no-such.params";
+  c.circuits[0].params = (*dir_) + "/no-such.params";
   auto missing = Engine::create(c);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("no-such.params"), std::string::npos) << missing.status().message();

@@ -38,6 +38,20 @@ class TempDir {
   std::string path_;
 };
 
+// A folder of the build tree's shared test cache (cuzk_test(... TEST_CACHE)
+// in cmake/CuzkWarnings.cmake): <build>/test-cache/<name>, beside the tests/
+// folder that holds this binary. CTest empties it once per run; every test
+// process of the run finds the deterministic files (development keys of fixed
+// seeds) the first one made. Tests only read what they find there: one that
+// damages a file works on a copy.
+inline std::string shared_test_cache(const std::string& name) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path dir = exe.parent_path().parent_path() / "test-cache" / name;
+  std::filesystem::create_directories(dir, ec);
+  return dir.string();
+}
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream s;

@@ -7,7 +7,8 @@
 // the public inputs computed from the public parameters.
 //
 // Slow on two cores (the development keys of the 2^22-row PoRep and 2^21-row
-// SnapDeals circuits take minutes to make): CTest label "filecoin".
+// SnapDeals circuits take minutes to make): CTest label "filecoin". The keys
+// are deterministic (fixed seeds) and kept in the run's shared test cache.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -24,6 +25,7 @@
 #include "cuzk/io/bellperson.h"
 #include "cuzk/server/client.h"
 #include "cuzk/server/server.h"
+#include "../../engine/tests/test_support.h"
 
 namespace cuzk::server {
 namespace {
@@ -53,7 +55,7 @@ class FilecoinDaemonTest : public ::testing::Test {
     ServerConfig c = default_config(read_config_env());
     c.listen = "unix://" + dir_ + "/run/cuzk.sock";
     c.status_listen = "";
-    c.engine.cache_dir = dir_ + "/cache";
+    c.engine.cache_dir = cache_ = engine::testing::shared_test_cache("filecoin");
     c.engine.total_budget_bytes = uint64_t(8) << 30;
     c.engine.circuits = {dev_circuit("porep"), dev_circuit("winning-post"), dev_circuit("window-post"),
                          dev_circuit("snap-deals")};
@@ -81,7 +83,7 @@ class FilecoinDaemonTest : public ::testing::Test {
     ASSERT_TRUE(r.ok()) << kind << ": " << r.status().to_string();
     ASSERT_EQ(r->outcome, engine::JobOutcome::kCompleted) << kind << ": " << r->error_message;
     ASSERT_EQ(r->proof.size(), 192 * publics.size()) << kind;
-    auto file = MappedFile::open(dir_ + "/cache/" + kind + "-2KiB-dev5.params");
+    auto file = MappedFile::open(cache_ + "/" + kind + "-2KiB-dev5.params");
     ASSERT_TRUE(file.ok());
     auto vk = io::parse_vk(file->bytes());
     ASSERT_TRUE(vk.ok());
@@ -96,7 +98,7 @@ class FilecoinDaemonTest : public ::testing::Test {
                 publics.size(), r->timings.synthesis_ms, r->timings.compute_ms);
   }
 
-  std::string dir_;
+  std::string dir_, cache_;
   std::unique_ptr<Server> server_;
   std::unique_ptr<Client> client_;
 };
