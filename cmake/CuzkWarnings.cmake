@@ -30,8 +30,10 @@ function(cuzk_library name)
   add_library(cuzk::${name} ALIAS cuzk_${name})
 endfunction()
 
-# cuzk_test(name SOURCES ... DEPS ... [LABELS ...] [TEST_CACHE]): a GoogleTest
-# binary registered with CTest. TEST_CACHE: its tests share files that are
+# cuzk_test(name SOURCES ... DEPS ... [LABELS ...] [COST SECONDS] [TEST_CACHE]):
+# a GoogleTest binary registered with CTest. COST: about how long its longest
+# case runs on two cores; CTest starts costly tests first when it runs tests
+# in parallel, so that a long one does not start last and run alone. TEST_CACHE: its tests share files that are
 # deterministic and slow to make (INSECURE development keys of fixed seeds)
 # in ${CMAKE_BINARY_DIR}/test-cache, emptied once at the start of each CTest
 # run (fixture test_cache), so that every process of the run finds what the
@@ -40,7 +42,7 @@ function(cuzk_test name)
   if(NOT CUZK_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(ARG "TEST_CACHE" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "TEST_CACHE" "COST" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   cuzk_target_defaults(${name})
@@ -50,6 +52,9 @@ function(cuzk_test name)
   set(props ENVIRONMENT "CUZK_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
   if(ARG_LABELS)
     list(APPEND props LABELS "${ARG_LABELS}")
+  endif()
+  if(ARG_COST)
+    list(APPEND props COST ${ARG_COST})
   endif()
   if(ARG_TEST_CACHE)
     cuzk_test_cache_fixture()
