@@ -5,6 +5,8 @@
 #include <ctime>
 #include <mutex>
 
+#include "cuzk/base/utf8.h"
+
 namespace cuzk::log {
 namespace {
 
@@ -68,6 +70,11 @@ Level min_level() { return state().min; }
 
 void emit(Level level, const char* file, int line, std::string_view message) {
   if (level < state().min) return;
+  // Lines may quote client input; sinks (files, journald, JSON) get valid UTF-8.
+  if (!is_valid_utf8(message)) {
+    state().sink(level, file, line, valid_utf8(message));
+    return;
+  }
   state().sink(level, file, line, message);
 }
 

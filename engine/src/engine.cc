@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "cuzk/base/log.h"
+#include "cuzk/base/utf8.h"
 #include "cuzk/r1cs/checksum.h"
 #include "engine_impl.h"
 #include "witness_header.h"
@@ -306,7 +307,7 @@ std::vector<Item> Engine::Impl::finish_job_locked(Job& job, JobOutcome outcome, 
   job.finished.store(true);
   job.finished_at = Clock::now();
   job.forget_at = env_->now() + std::chrono::milliseconds(config_.result_retention_ms);
-  job.error = error;
+  job.error = valid_utf8(error);  // shown in status JSON and AwaitProof; may quote client input
   job.result.finish_seq = ++finished_count_;
   for (auto& p : job.partitions)
     if (p->state != PartitionState::kDone)

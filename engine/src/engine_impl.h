@@ -281,6 +281,7 @@ class Engine::Impl {
   void count_fallback(Device* device, groth16::Fallback cause);
   void record_lane(Device& device, const groth16::LaneTimes& lt, double stage_ms, double wait_ms, double run_ms);
   Status finalize_one(Item& item);
+  Status self_verify_failure(Item& item);
 
   // engine.cc
   StatusOr<SubmitResult> enqueue(std::shared_ptr<Job> job);

@@ -35,10 +35,10 @@ Status Engine::Impl::route_filecoin_request(JobRequest& r) {
     for (const CircuitSpec& c : config_.circuits) {
       if (c.id != r.circuit_id) continue;
       if (c.filecoin.kind != kind)
-        return invalid_argument("circuit \"" + r.circuit_id + "\" is not a " + std::string(kind) + " circuit");
+        return invalid_argument("circuit " + bounded_quote(r.circuit_id) + " is not a " + std::string(kind) + " circuit");
       return ok_status();
     }
-    return not_found("unknown circuit \"" + r.circuit_id + "\"");
+    return not_found("unknown circuit " + bounded_quote(r.circuit_id));
   }
   const uint64_t size = request_sector_size(r);
   for (const CircuitSpec& c : config_.circuits) {
@@ -53,17 +53,20 @@ Status Engine::Impl::route_filecoin_request(JobRequest& r) {
 }
 
 Status Engine::Impl::validate_filecoin_request(const JobRequest& r, uint64_t* est_partition_bytes) {
-  if (!keys_->has(r.circuit_id)) return not_found("unknown circuit \"" + r.circuit_id + "\"");
+  // After routing (a kind without a circuit is NOT_FOUND first), before
+  // anything is queued: the same rule for every kind.
+  RETURN_IF_ERROR(check_filecoin_fields(r.kind, *r.filecoin));
+  if (!keys_->has(r.circuit_id)) return not_found("unknown circuit " + bounded_quote(r.circuit_id));
   ASSIGN_OR_RETURN(CircuitInfo info, keys_->info(r.circuit_id));
   *est_partition_bytes = partition_estimate(info, 0);
   const uint64_t key_bytes = keys_->key_bytes(r.circuit_id);
   if (config_.key_host_budget_bytes && key_bytes > config_.key_host_budget_bytes)
-    return resource_exhausted("the key of circuit \"" + r.circuit_id + "\" needs about " + std::to_string(key_bytes) +
+    return resource_exhausted("the key of circuit " + bounded_quote(r.circuit_id) + " needs about " + std::to_string(key_bytes) +
                               " bytes of host memory; keys.host_budget is " +
                               std::to_string(config_.key_host_budget_bytes));
   const uint64_t need = *est_partition_bytes + key_bytes;
   if (need > budget_->total())
-    return resource_exhausted("a partition of circuit \"" + r.circuit_id + "\" needs about " + std::to_string(need) +
+    return resource_exhausted("a partition of circuit " + bounded_quote(r.circuit_id) + " needs about " + std::to_string(need) +
                               " bytes (key included); the memory budget is " + std::to_string(budget_->total()));
   return ok_status();
 }

@@ -56,13 +56,34 @@ Status ensure_circuit_file(const FilecoinCircuit& circuit, const std::string& pa
   return filecoin::snark::write_precompiled_circuit(circuit, path);
 }
 
-Status ensure_dev_key(const FilecoinCircuit& circuit, const FilecoinFiles& files, uint64_t seed, ThreadPool* pool) {
+// The circuit's rows from its cache file. The file is derived (synthesized
+// from the circuit's definition, nothing else): one that does not load (a
+// damaged or truncated file) or holds other rows is synthesized again rather
+// than failing every job of the circuit.
+StatusOr<r1cs::Circuit> load_rows(const FilecoinCircuit& circuit, const r1cs::CircuitShape& shape,
+                                  const std::string& path, ThreadPool* pool) {
+  RETURN_IF_ERROR(ensure_circuit_file(circuit, path));
+  r1cs::LoadOptions lo;
+  lo.pool = pool;
+  StatusOr<r1cs::Circuit> rows = r1cs::load_precompiled(path, lo);
+  if (rows.ok() && rows->shape() == shape) return rows;
+  CUZK_LOG(Warn) << path << ": " << (rows.ok() ? "holds the rows of another circuit" : rows.status().message())
+                 << "; the file is derived from " << circuit.name() << ": synthesizing it again";
+  std::error_code ec;
+  fs::remove(path, ec);
+  RETURN_IF_ERROR(ensure_circuit_file(circuit, path));
+  rows = r1cs::load_precompiled(path, lo);
+  if (rows.ok() && rows->shape() != shape)
+    return internal_error(path + " was synthesized again and still does not hold the rows of " + circuit.name());
+  return rows;
+}
+
+Status ensure_dev_key(const FilecoinCircuit& circuit, const r1cs::CircuitShape& shape, const FilecoinFiles& files,
+                      uint64_t seed, ThreadPool* pool) {
   if (fs::exists(files.dev_params)) return ok_status();
   CUZK_LOG(Warn) << circuit.name() << ": generating an INSECURE development key (seed " << seed << ") into "
                  << files.dev_params << "; anyone who knows the seed can forge proofs: for testing only";
-  r1cs::LoadOptions lo;
-  lo.pool = pool;
-  ASSIGN_OR_RETURN(r1cs::Circuit rows, r1cs::load_precompiled(files.circuit, lo));
+  ASSIGN_OR_RETURN(r1cs::Circuit rows, load_rows(circuit, shape, files.circuit, pool));
   groth16::DevSetupOptions so;
   so.layout = groth16::KeyLayout::kBellperson;
   so.seed = seed;
@@ -113,14 +134,7 @@ class FilecoinSource : public CircuitSource {
   StatusOr<std::shared_ptr<const LoadedCircuit>> load_impl(const MappedFile* mapped,
                                                            const std::function<void(double)>& progress) {
     if (progress) progress(0.02);
-    RETURN_IF_ERROR(ensure_circuit_file(circuit_, circuit_file_));
-    r1cs::LoadOptions lo;
-    lo.pool = options_.pool;
-    ASSIGN_OR_RETURN(r1cs::Circuit rows, r1cs::load_precompiled(circuit_file_, lo));
-    if (rows.shape() != shape_) {
-      return failed_precondition(circuit_file_ + " does not hold the rows of " + circuit_.name() +
-                                 " (a stale cache file? remove it to have it synthesized again)");
-    }
+    ASSIGN_OR_RETURN(r1cs::Circuit rows, load_rows(circuit_, shape_, circuit_file_, options_.pool));
     if (progress) progress(0.15);
     const r1cs::DensityBitmaps density = r1cs::compute_density(rows, {}, options_.pool);
     io::ParamsReadOptions ro;
@@ -171,7 +185,7 @@ Status prepare_files(const CircuitSpec& spec, const SourceOptions& options, cons
   fs::create_directories(options.cache_dir, ec);
   if (ec) return failed_precondition("cannot create the cache directory " + options.cache_dir + ": " + ec.message());
   RETURN_IF_ERROR(ensure_circuit_file(circuit, files.circuit));
-  if (spec.filecoin.dev_key) RETURN_IF_ERROR(ensure_dev_key(circuit, files, spec.filecoin.dev_seed, options.pool));
+  if (spec.filecoin.dev_key) RETURN_IF_ERROR(ensure_dev_key(circuit, shape, files, spec.filecoin.dev_seed, options.pool));
   return ok_status();
 }
 

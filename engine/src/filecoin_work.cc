@@ -138,6 +138,8 @@ StatusOr<std::vector<fc::FallbackPoStSectorProof>> decode_post_proofs(const File
 // i); the last sector's inputs repeated up to sector_count.
 StatusOr<std::vector<Fr>> window_publics(const fc::PoStProofInfo& info, const fc::Node& randomness,
                                          const std::vector<fc::FallbackPoStSectorProof>& proofs, uint64_t k) {
+  // As rust-fil-proofs (as_safe_commitment) and winning_post_public_inputs.
+  RETURN_IF_ERROR(fc::fr_from_node(randomness, "randomness").status());
   std::vector<Fr> in;
   for (size_t i = 0; i < proofs.size(); ++i) {
     ASSIGN_OR_RETURN(Fr comm_r, fc::fr_from_node(proofs[i].comm_r, "vanilla_proofs[" + std::to_string(i) + "].comm_r"));
@@ -207,7 +209,25 @@ StatusOr<std::shared_ptr<const FilecoinWork>> decode_snap(const FilecoinRequest&
   return std::shared_ptr<const FilecoinWork>(std::make_shared<Work>(std::move(circuit), std::move(inputs), std::move(publics)));
 }
 
+// A 32-byte field of the request that must be a field element.
+Status check_field_element(const std::string& bytes, const char* field) {
+  ASSIGN_OR_RETURN(fc::Node n, node_of(bytes, field));
+  return fc::fr_from_node(n, field).status();
+}
+
 }  // namespace
+
+Status check_filecoin_fields(ProofKind kind, const FilecoinRequest& r) {
+  switch (kind) {
+    case ProofKind::kWindowPostPartition:
+    case ProofKind::kWinningPost: return check_field_element(r.randomness, "randomness");
+    case ProofKind::kSnapDealsUpdate:
+      RETURN_IF_ERROR(check_field_element(r.comm_r_old, "comm_r_old"));
+      RETURN_IF_ERROR(check_field_element(r.comm_r_new, "comm_r_new"));
+      return check_field_element(r.comm_d_new, "comm_d_new");
+    default: return ok_status();  // PoRep's values are inside its C1 output (checked as it is read)
+  }
+}
 
 bool is_filecoin_kind(ProofKind kind) {
   return kind == ProofKind::kPorepSealCommit || kind == ProofKind::kSnapDealsUpdate ||

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "cuzk/base/log.h"
+#include "cuzk/base/utf8.h"
 
 namespace cuzk::engine {
 
@@ -254,7 +255,7 @@ Status KeyManager::load_entry(Entry& e, Reservation key_reservation) {
   cv_.notify_all();
   if (!loaded.ok()) {
     hot_bytes_ -= key_reservation.bytes();
-    e.last_error = loaded.status().message();
+    e.last_error = valid_utf8(loaded.status().message());  // shown in /status
     e.mapping = MappedFile();  // the file may have changed: map it afresh next time
     e.tier = KeyTier::kCold;
     CUZK_LOG(Error) << "loading circuit " << bounded_quote(e.source->id()) << " failed: " << loaded.status().to_string();
@@ -433,6 +434,12 @@ std::vector<KeyStatus> KeyManager::status() const {
     out.push_back(std::move(k));
   }
   return out;
+}
+
+std::string KeyManager::key_path(const std::string& id) const {
+  MutexLock lock(mu_);
+  auto it = entries_.find(id);
+  return it == entries_.end() ? std::string() : it->second->source->key_path();
 }
 
 uint64_t KeyManager::key_bytes(const std::string& id) const {

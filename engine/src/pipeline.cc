@@ -251,14 +251,35 @@ Status Engine::Impl::finalize_one(Item& item) {
     if (!ok.ok()) return ok.status();
     if (!*ok) {
       metrics_.add_counter("cuzk_self_verify_failures_total", 1);
-      return internal_error("the proof failed self-verification and was not returned (for a key without "
-                            "C rows this usually means the witness does not satisfy the circuit)");
+      return self_verify_failure(item);
     }
   }
   std::array<uint8_t, 192> bytes = io::serialize_proof(p.proof);
   MutexLock lock(mu_);
   p.proof_bytes = bytes;
   return ok_status();
+}
+
+// A proof that failed self-verification (never returned). When the witness
+// was checked against the circuit's rows, the witness is not the cause: the
+// key's proving points disagree with its verifying key (a damaged or
+// mismatched key file). The key is dropped once its partitions end, so that
+// the next job loads it again instead of every job failing on it. Without
+// rows to check against, the witness may be the cause: no eviction (a client
+// could otherwise make the daemon reload a large key at will).
+Status Engine::Impl::self_verify_failure(Item& item) {
+  const std::string& id = item.job->circuit_id;
+  const std::string key = bounded_quote(id) + " (" + keys_->key_path(id) + ")";
+  if (item.part().key->check_circuit) {
+    keys_->invalidate(id, item.part().key.get());
+    return data_loss("the proof made with the key of circuit " + key +
+                     " failed self-verification although the witness satisfies the circuit: the key's proving "
+                     "points disagree with its verifying key (a damaged or mismatched key file). The proof was "
+                     "not returned; the key is evicted and will be loaded again");
+  }
+  return failed_precondition("the proof made with the key of circuit " + key +
+                             " failed self-verification and was not returned: the witness does not satisfy the "
+                             "circuit (the key carries no constraint rows to check it against), or the key is damaged");
 }
 
 void Engine::Impl::complete_partition(Item& item) {

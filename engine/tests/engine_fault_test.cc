@@ -8,6 +8,7 @@
 // queue floods.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
 #include "cuzk/io/snarkjs_json.h"
+#include "cuzk/io/zkey.h"
 #include "test_support.h"
 
 namespace {
@@ -198,9 +200,14 @@ TEST_F(EngineFaultTest, MemoryComesBackAfterQueueFloods) {
   // 17 MB to over 64 MB behind, depending on how the threads' frees
   // interleaved (docs/hardening.md).
   tune_allocator();
+  // Finished jobs are kept until the test moves the clock: with a short real
+  // retention a job could finish and be forgotten before it was cancelled
+  // (cancel then answered NOT_FOUND), depending on the machine's speed.
+  FaultEnv clock;
   EngineConfig c = config();
   c.preparation_workers = 1;
-  c.result_retention_ms = 200;
+  c.result_retention_ms = 3'600'000;
+  c.env = &clock;
   auto e = make(c);
   ASSERT_TRUE(e->preload("demo").ok());
   expect_proves(*e);
@@ -222,7 +229,9 @@ TEST_F(EngineFaultTest, MemoryComesBackAfterQueueFloods) {
         });
     }
     EXPECT_GE(ids.size(), 1000u);
-    for (const auto& id : ids) EXPECT_TRUE(e->cancel(id).ok());
+    // OK whether the job was queued, proving or already finished (false).
+    for (const auto& id : ids) EXPECT_TRUE(e->cancel(id).ok()) << e->cancel(id).status().to_string();
+    clock.ahead_ms += 3'600'000 + 1'000;  // every record of this round may go now
   }
   double now = 0;
   EXPECT_TRUE(testing::wait_until([&] { return (now = rss_mb()) < baseline + 64; }, 30s))
@@ -302,6 +311,43 @@ class EnvFaultTest : public EngineFaultTest {
   FaultEnv env_;
   std::string zkey_, original_;
 };
+
+// Swaps pairs of G1 points in the key's H section (zkey section 9, 96 bytes
+// per point): every point is still a valid curve point, the key loads, and
+// its proofs no longer verify.
+std::string with_h_points_swapped(std::string zkey, TestRng& rng) {
+  auto c = io::parse_iden3_container(ByteSpan(reinterpret_cast<const uint8_t*>(zkey.data()), zkey.size()), "zkey");
+  EXPECT_TRUE(c.ok());
+  const io::Iden3Section* h = c.ok() ? c->find(9) : nullptr;
+  EXPECT_NE(h, nullptr);
+  if (h == nullptr) return zkey;
+  const uint64_t n = h->size / 96;
+  for (int k = 0; k < 4; ++k) {
+    const uint64_t i = rng() % n, j = (i + 1 + rng() % (n - 1)) % n;
+    std::swap_ranges(zkey.begin() + int64_t(h->offset + 96 * i), zkey.begin() + int64_t(h->offset + 96 * (i + 1)),
+                     zkey.begin() + int64_t(h->offset + 96 * j));
+  }
+  return zkey;
+}
+
+// A key whose proofs fail self-verification although the witness satisfies
+// the circuit is damaged: that used to be INTERNAL with a hint about the
+// witness, and the key stayed HOT so that every later job failed too.
+TEST_F(EnvFaultTest, AKeyWhoseProofsDoNotVerifyIsDataLossAndIsEvicted) {
+  TestRng rng(fresh_test_seed());
+  std::ofstream(zkey_, std::ios::binary | std::ios::trunc) << with_h_points_swapped(original_, rng);
+  auto e = make(config());
+  JobResult r = prove_once(*e);
+  EXPECT_EQ(r.outcome, JobOutcome::kFailed);
+  EXPECT_EQ(r.error_message.rfind("DATA_LOSS", 0), 0u) << r.error_message;
+  EXPECT_NE(r.error_message.find("circuit \"demo\""), std::string::npos) << r.error_message;
+  EXPECT_NE(r.error_message.find(zkey_), std::string::npos) << r.error_message;
+  EXPECT_EQ(r.error_message.find("witness does not satisfy"), std::string::npos) << r.error_message;
+  EXPECT_TRUE(testing::wait_until([&] { return e->status().keys[0].tier == KeyTier::kCold; }, 60s))
+      << key_tier_name(e->status().keys[0].tier);
+  restore();
+  expect_proves(*e);  // loaded again, from the repaired file
+}
 
 TEST_F(EnvFaultTest, AKeyFileThatFailsToMapFailsItsJobAndTheNextLoadWorks) {
   auto e = make(config());

@@ -6,12 +6,17 @@
 // what is wrong, without affecting the next job.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "cuzk/engine/filecoin.h"
 #include "cuzk/filecoin/bincode.h"
 #include "cuzk/filecoin/public_inputs.h"
 #include "cuzk/filecoin/sdr.h"
 #include "cuzk/filecoin/vanilla_produce.h"
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
+#include "cuzk/r1cs/precompiled.h"
 #include "fake_device.h"
 #include "test_support.h"
 
@@ -41,20 +46,22 @@ std::string str(const fc::Node& n) { return std::string(n.begin(), n.end()); }
 
 class FilecoinEngineTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { dir_ = new testing::TempDir(); }
+  // The development keys and rows (deterministic) come from the run's shared
+  // cache: made once for all of this binary's test processes.
+  static void SetUpTestSuite() { dir_ = new std::string(testing::shared_test_cache("filecoin")); }
   static void TearDownTestSuite() {
     delete dir_;
     dir_ = nullptr;
   }
 
-  EngineConfig config() {
-    EngineConfig c = testing::base_config(dir_->path());
+  EngineConfig config(const std::string& cache_dir = *dir_) {
+    EngineConfig c = testing::base_config(cache_dir);
     CircuitSpec s;
     s.id = "window-2k";
     s.filecoin.kind = "window-post";
     s.filecoin.sector_size = 2048;
     s.filecoin.dev_key = true;
-    s.filecoin.dev_seed = 11;
+    s.filecoin.dev_seed = 5;
     c.circuits = {s};
     return c;
   }
@@ -78,10 +85,10 @@ class FilecoinEngineTest : public ::testing::Test {
     return r;
   }
 
-  static testing::TempDir* dir_;
+  static std::string* dir_;
 };
 
-testing::TempDir* FilecoinEngineTest::dir_ = nullptr;
+std::string* FilecoinEngineTest::dir_ = nullptr;
 
 TEST_F(FilecoinEngineTest, WindowPoStWithADevKeyVerifiesAndBadRequestsFailTheirJob) {
   auto engine = Engine::create(config());
@@ -133,7 +140,7 @@ TEST_F(FilecoinEngineTest, WindowPoStWithADevKeyVerifiesAndBadRequestsFailTheirJ
   ASSERT_EQ(r->proof.size(), 192u);
 
   // Check the proof ourselves with the key file the engine generated.
-  const std::string params = dir_->path() + "/window-post-2KiB-dev11.params";
+  const std::string params = (*dir_) + "/window-post-2KiB-dev5.params";
   auto file = MappedFile::open(params);
   ASSERT_TRUE(file.ok());
   auto key_vk = io::parse_vk(file->bytes());
@@ -169,7 +176,7 @@ TEST_F(FilecoinEngineTest, WindowPoStOnADeviceThatMakesTheRows) {
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
   EXPECT_EQ(fakes.log("fake:0").rows_made, 1u);
-  auto file = MappedFile::open(dir_->path() + "/window-post-2KiB-dev11.params");
+  auto file = MappedFile::open((*dir_) + "/window-post-2KiB-dev5.params");
   ASSERT_TRUE(file.ok());
   auto key_vk = io::parse_vk(file->bytes());
   ASSERT_TRUE(key_vk.ok()) << key_vk.status().to_string();
@@ -193,6 +200,108 @@ TEST_F(FilecoinEngineTest, RoutingErrors) {
   EXPECT_EQ((*engine)->submit(r).status().code(), StatusCode::kInvalidArgument);
 }
 
+// The circuit's rows file is derived (synthesized from the circuit): one
+// found damaged used to fail every job of the circuit until someone removed
+// it; it is synthesized again now, and the job proves.
+TEST_F(FilecoinEngineTest, ADamagedRowsFileIsSynthesizedAgain) {
+  { ASSERT_TRUE(Engine::create(config()).ok()); }  // the files exist
+  testing::TempDir copy;  // the shared files stay intact
+  for (const char* f : {"/window-post-2KiB.cuzkr1cs", "/window-post-2KiB-dev5.params"})
+    std::filesystem::copy_file(*dir_ + f, copy.path() + f);
+  const std::string rows = copy.path() + "/window-post-2KiB.cuzkr1cs";
+  ASSERT_TRUE(r1cs::load_precompiled(rows).ok());
+  TestRng rng(fresh_test_seed());
+  for (int damage = 0; damage < 2; ++damage) {
+    std::string bytes = testing::read_file(rows);
+    if (damage == 0) {
+      bytes[bytes.size() / 2 + rng() % (bytes.size() / 2)] ^= char(1 + rng() % 255);  // a payload byte
+    } else {
+      bytes.resize(rng() % bytes.size());  // truncated
+    }
+    std::ofstream(rows, std::ios::binary | std::ios::trunc) << bytes;
+    ASSERT_FALSE(r1cs::load_precompiled(rows).ok());
+    auto engine = Engine::create(config(copy.path()));
+    ASSERT_TRUE(engine.ok()) << engine.status().to_string();
+    std::vector<Fr> publics;
+    auto s = (*engine)->submit(window_request(rng, &publics));
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    auto r = (*engine)->await(s->job_id, std::nullopt);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->outcome, JobOutcome::kCompleted) << r->error_message;
+    EXPECT_TRUE(r1cs::load_precompiled(rows).ok()) << damage;
+  }
+}
+
+// 32 bytes, little-endian, at or above the scalar field's modulus r
+// (0x73eda753...00000001): r itself, r + 1, or a random value with a top
+// byte above r's.
+std::string outside_the_field(TestRng& rng, int which) {
+  const fc::Node r_le = {0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0x02, 0xa4, 0xbd, 0x53,
+                         0x05, 0xd8, 0xa1, 0x09, 0x08, 0xd8, 0x39, 0x33, 0x48, 0x7d, 0x9d, 0x29, 0x53, 0xa7, 0xed, 0x73};
+  std::string out = str(r_le);
+  if (which == 1) out[0] = 0x02;
+  if (which == 2) {
+    for (char& c : out) c = char(rng());
+    out[31] = char(0x74 + rng() % (0x100 - 0x74));
+  }
+  return out;
+}
+
+// Randomness (and SnapDeals' commitments) at or above r was accepted for
+// Window PoSt: the proof made was one the verifier refuses. Every kind now
+// refuses it at submit (check_filecoin_fields, once the request is routed to
+// its circuit), as rust-fil-proofs does (as_safe_commitment).
+TEST_F(FilecoinEngineTest, ValuesOutsideTheFieldAreRefusedAtSubmitForEveryKind) {
+  auto engine = Engine::create(config());
+  ASSERT_TRUE(engine.ok()) << engine.status().to_string();
+  TestRng rng(fresh_test_seed());
+  std::vector<Fr> publics;
+  const JobRequest good = window_request(rng, &publics);
+  for (int which = 0; which < 3; ++which) {
+    for (ProofKind kind : {ProofKind::kWindowPostPartition, ProofKind::kWinningPost}) {
+      JobRequest r = good;
+      r.kind = kind;
+      auto f = std::make_shared<FilecoinRequest>(*good.filecoin);
+      f->randomness = outside_the_field(rng, which);
+      r.filecoin = f;
+      // The rule submit applies (for Window PoSt here through a registered
+      // circuit; a kind without one is NOT_FOUND first).
+      for (Status s : {check_filecoin_fields(kind, *f), kind == ProofKind::kWindowPostPartition
+                                                             ? (*engine)->submit(r).status()
+                                                             : check_filecoin_fields(kind, *f)}) {
+        ASSERT_FALSE(s.ok()) << proof_kind_name(kind);
+        EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+        EXPECT_NE(s.message().find("randomness"), std::string::npos) << s.message();
+        EXPECT_NE(s.message().find("not a field element"), std::string::npos) << s.message();
+      }
+      // The decoder refuses it as well (the rule is not only at the door).
+      EXPECT_EQ(decode_filecoin_request(kind, *f).status().code(), StatusCode::kInvalidArgument);
+    }
+    JobRequest snap;
+    snap.kind = ProofKind::kSnapDealsUpdate;
+    auto f = std::make_shared<FilecoinRequest>();
+    f->comm_r_old = f->comm_r_new = f->comm_d_new = str(fc::node_from_fr(Fr::random(rng)));
+    const int field = int(rng() % 3);
+    (field == 0 ? f->comm_r_old : field == 1 ? f->comm_r_new : f->comm_d_new) = outside_the_field(rng, which);
+    snap.filecoin = f;
+    Status s = check_filecoin_fields(snap.kind, *f);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find(field == 0 ? "comm_r_old" : field == 1 ? "comm_r_new" : "comm_d_new"),
+              std::string::npos)
+        << s.message();
+  }
+  // Randomness of another length is refused the same way, at submit.
+  JobRequest short_randomness = good;
+  auto f = std::make_shared<FilecoinRequest>(*good.filecoin);
+  f->randomness.resize(31);
+  short_randomness.filecoin = f;
+  EXPECT_EQ((*engine)->submit(short_randomness).status().code(), StatusCode::kInvalidArgument);
+  // The good request is still accepted.
+  auto ok = (*engine)->submit(good);
+  ASSERT_TRUE(ok.ok()) << ok.status().to_string();
+}
+
 }  // namespace
 }  // namespace cuzk::engine
 
@@ -207,12 +316,12 @@ TEST_F(FilecoinEngineTest, AParamsFileOfAnotherCircuitIsRefusedWithTheCounts) {
     auto engine = Engine::create(config());  // makes the window-post dev key if missing
     ASSERT_TRUE(engine.ok()) << engine.status().to_string();
   }
-  EngineConfig c = testing::base_config(dir_->path());
+  EngineConfig c = testing::base_config((*dir_));
   CircuitSpec s;
   s.id = "winning-2k";
   s.filecoin.kind = "winning-post";
   s.filecoin.sector_size = 2048;
-  s.params = dir_->path() + "/window-post-2KiB-dev11.params";
+  s.params = (*dir_) + "/window-post-2KiB-dev5.params";
   c.circuits = {s};
   auto engine = Engine::create(c);
   ASSERT_FALSE(engine.ok());
@@ -220,7 +329,7 @@ TEST_F(FilecoinEngineTest, AParamsFileOfAnotherCircuitIsRefusedWithTheCounts) {
   const std::string m = engine.status().message();
   EXPECT_NE(m.find("is not a key of winning-post-2KiB"), std::string::npos) << m;
   EXPECT_NE(m.find("IC"), std::string::npos) << m;
-  c.circuits[0].params = dir_->path() + "/no-such.params";
+  c.circuits[0].params = (*dir_) + "/no-such.params";
   auto missing = Engine::create(c);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("no-such.params"), std::string::npos) << missing.status().message();

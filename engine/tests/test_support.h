@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -36,6 +37,20 @@ class TempDir {
  private:
   std::string path_;
 };
+
+// A folder of the build tree's shared test cache (cuzk_test(... TEST_CACHE)
+// in cmake/CuzkWarnings.cmake): <build>/test-cache/<name>, beside the tests/
+// folder that holds this binary. CTest empties it once per run; every test
+// process of the run finds the deterministic files (development keys of fixed
+// seeds) the first one made. Tests only read what they find there: one that
+// damages a file works on a copy.
+inline std::string shared_test_cache(const std::string& name) {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path dir = exe.parent_path().parent_path() / "test-cache" / name;
+  std::filesystem::create_directories(dir, ec);
+  return dir.string();
+}
 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -79,9 +94,15 @@ inline std::string tamper_wtns(std::string wtns, uint64_t var) {
   return wtns;
 }
 
+// Waits for something the engine will do. The timeout only guards against a
+// hang: it is never shorter than kHangGuard, so that a loaded machine (two
+// cores shared with builds) slows a test down instead of failing it. Not for
+// checking that something does NOT happen.
+inline constexpr std::chrono::milliseconds kHangGuard{120'000};
+
 template <class Pred>
 bool wait_until(Pred pred, std::chrono::milliseconds timeout) {
-  auto end = std::chrono::steady_clock::now() + timeout;
+  auto end = std::chrono::steady_clock::now() + std::max(timeout, kHangGuard);
   while (std::chrono::steady_clock::now() < end) {
     if (pred()) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));

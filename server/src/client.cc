@@ -1,12 +1,14 @@
 #include "cuzk/server/client.h"
 
 #include <grpcpp/grpcpp.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
 #include "cuzk/v1/cuzk.grpc.pb.h"
+#include "listen_address.h"
 
 namespace cuzk::server {
 namespace {
@@ -125,6 +127,12 @@ StatusOr<std::shared_ptr<grpc::ChannelCredentials>> channel_credentials(const st
 
 StatusOr<std::unique_ptr<Client>> Client::connect(const std::string& address, std::chrono::milliseconds timeout,
                                                   uint64_t max_message_bytes, const std::optional<ClientTls>& tls) {
+  // A unix socket is used only in a directory the daemon's user could not
+  // have been pre-empted in: the whole witness goes to whoever listens there.
+  if (address.rfind("unix:", 0) == 0) {
+    ASSIGN_OR_RETURN(ListenAddress a, parse_listen_address(address, "address"));
+    RETURN_IF_ERROR(check_socket_directory(a.unix_path, ::geteuid()));
+  }
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(int(max_message_bytes));
   args.SetMaxSendMessageSize(int(max_message_bytes));

@@ -486,6 +486,11 @@ Status validate_config(const ServerConfig& c) {
   if (!log::parse_level(c.log_level, &level))
     return invalid_argument("server.log_level: \"" + c.log_level + "\" is not one of trace, debug, info, warn, error, off");
   ASSIGN_OR_RETURN(ListenAddress grpc_addr, parse_listen_address(c.listen, "server.listen"));
+  if (grpc_addr.is_abstract() && !c.allow_remote)
+    return invalid_argument("server.listen: " + c.listen +
+                            " is an abstract unix socket: it has no file permissions, so every local user can "
+                            "connect, submit jobs and read proofs. Use unix:///path (a 0600 socket in a directory "
+                            "of your own), or set server.allow_remote = true to accept that");
   if (grpc_addr.is_tcp() && !c.allow_remote && !grpc_addr.is_loopback())
     return invalid_argument("server.listen: " + c.listen + " is not a loopback address; set server.allow_remote = true "
                             "to listen on it");
@@ -509,7 +514,11 @@ namespace {
 
 void listener_warnings(const ServerConfig& c, std::vector<std::string>* out) {
   auto grpc_addr = parse_listen_address(c.listen, "server.listen");
-  if (grpc_addr.ok() && !grpc_addr->is_loopback()) {
+  if (grpc_addr.ok() && grpc_addr->is_abstract()) {
+    out->push_back("server.listen: " + c.listen +
+                   " is an abstract unix socket: every local user can connect to it (there are no file "
+                   "permissions), submit jobs, cancel them and read proofs and public inputs");
+  } else if (grpc_addr.ok() && !grpc_addr->is_loopback()) {
     if (c.tls_cert.empty())
       out->push_back("server.listen: " + c.listen +
                      " is reachable from other machines in PLAINTEXT, without authentication: anyone who can "

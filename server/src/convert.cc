@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include "cuzk/base/utf8.h"
+
 namespace cuzk::server {
 
 // The Filecoin kinds' fields (copied: the whole message still enters the
@@ -46,10 +48,11 @@ engine::JobRequest job_request_from_proto(v1::SubmitProofRequest& req) {
 }
 
 void result_to_proto(const engine::JobResult& r, v1::AwaitProofResponse* out) {
-  out->set_job_id(r.job_id);
+  // proto3 strings must be UTF-8 (clients refuse the message otherwise).
+  out->set_job_id(valid_utf8(r.job_id));
   out->set_status(v1::AwaitProofResponse::Status(int(r.outcome)));
   out->set_proof(r.proof);
-  out->set_error_message(r.error_message);
+  out->set_error_message(valid_utf8(r.error_message));
   out->set_queue_wait_ms(r.timings.queue_wait_ms);
   out->set_srs_load_ms(r.timings.srs_load_ms);
   out->set_synthesis_ms(r.timings.synthesis_ms);
@@ -144,6 +147,7 @@ grpc::Status to_grpc(const Status& s) {
     message.resize(kMaxStatusMessageBytes);
     message += "...(message cut)";
   }
+  make_valid_utf8(&message);  // a cut may split a character; grpc-message is read as UTF-8
   return grpc::Status(grpc::StatusCode(int(s.code())), std::move(message));
 }
 

@@ -98,6 +98,7 @@ struct HttpFront::Loop {
   int listen_fd = -1;
   int wake_fd = -1;
   std::list<Connection> conns;  // oldest first
+  size_t pending_out = 0;       // response bytes not yet sent, all connections
   std::thread thread;
 
   void run();
@@ -106,6 +107,9 @@ struct HttpFront::Loop {
   void on_readable(Connection& c);
   void on_writable(Connection& c);
   void respond(Connection& c);
+  void refuse_head(Connection& c);
+  void set_output(Connection& c, std::string out);
+  void forget(Connection& c);
   int poll_timeout_ms() const;
   void close_all();
 };
@@ -131,9 +135,9 @@ void HttpFront::Loop::run() {
     }
     if (fds[1].revents & POLLIN) accept_all();
     auto now = Clock::now();
-    conns.remove_if([now](Connection& c) {
+    conns.remove_if([this, now](Connection& c) {
       if (c.fd >= 0 && now < c.deadline) return false;
-      if (c.fd >= 0) ::close(c.fd);
+      forget(c);
       return true;
     });
   }
@@ -168,7 +172,7 @@ void HttpFront::Loop::make_room() {
   if (conns.size() < limits.max_connections) return;
   for (auto it = conns.begin(); it != conns.end(); ++it) {
     if (it->phase != Connection::Phase::kReading) continue;
-    ::close(it->fd);
+    forget(*it);
     conns.erase(it);
     return;
   }
@@ -192,34 +196,59 @@ void HttpFront::Loop::on_readable(Connection& c) {
     size_t scan_from = c.in.size() < 3 ? 0 : c.in.size() - 3;
     c.in.append(buf, size_t(r));
     size_t end = c.in.find("\r\n\r\n", scan_from);
+    // The limit applies to the head itself, whether it came in one read or
+    // many (a head that arrived whole used to be taken up to twice the limit).
+    if ((end != std::string::npos && end + 4 > limits.max_head_bytes) ||
+        (end == std::string::npos && c.in.size() > limits.max_head_bytes)) {
+      refuse_head(c);
+      return;
+    }
     if (end != std::string::npos) {
       c.in.resize(end + 4);  // anything after the head (a body) is never looked at
       respond(c);
       return;
     }
-    if (c.in.size() > limits.max_head_bytes) {
-      c.out = http_plain_response(431, "Request Header Fields Too Large",
-                                  "request head over " + std::to_string(limits.max_head_bytes) + " bytes\n");
-      c.phase = Connection::Phase::kWriting;
-      c.deadline = Clock::now() + limits.write_timeout;
-      return;
-    }
   }
+}
+
+void HttpFront::Loop::refuse_head(Connection& c) {
+  std::string().swap(c.in);
+  set_output(c, http_plain_response(431, "Request Header Fields Too Large",
+                                    "request head over " + std::to_string(limits.max_head_bytes) + " bytes\n"));
 }
 
 void HttpFront::Loop::respond(Connection& c) {
   std::string method = c.in.substr(0, c.in.find(' '));
+  std::string out;
   if (method == "GET" || method == "HEAD") {
     HttpHead head{std::move(c.in), c.peer_ip, c.peer_port};
-    c.out = answer(head);
+    out = answer(head);
   } else {
-    c.out = http_plain_response(405, "Method Not Allowed", "only GET and HEAD are served here\n",
-                                "Allow: GET, HEAD\r\n");
+    out = http_plain_response(405, "Method Not Allowed", "only GET and HEAD are served here\n",
+                              "Allow: GET, HEAD\r\n");
   }
-  c.in.clear();
+  std::string().swap(c.in);
+  if (pending_out + out.size() > limits.max_pending_response_bytes) {
+    out = http_plain_response(503, "Service Unavailable", "too many unread responses; try again\n",
+                              "Retry-After: 1\r\n");
+  }
+  set_output(c, std::move(out));
+  on_writable(c);  // most responses fit the socket buffer at once
+}
+
+void HttpFront::Loop::set_output(Connection& c, std::string out) {
+  pending_out += out.size();
+  c.out = std::move(out);
   c.phase = Connection::Phase::kWriting;
   c.deadline = Clock::now() + limits.write_timeout;
-  on_writable(c);  // most responses fit the socket buffer at once
+}
+
+// Closes the connection (if open) and gives back what its response held.
+void HttpFront::Loop::forget(Connection& c) {
+  if (c.fd >= 0) ::close(c.fd);
+  c.fd = -1;
+  pending_out -= c.out.size();
+  std::string().swap(c.out);
 }
 
 void HttpFront::Loop::on_writable(Connection& c) {
@@ -233,6 +262,7 @@ void HttpFront::Loop::on_writable(Connection& c) {
     }
     c.sent += size_t(w);
   }
+  pending_out -= c.out.size();
   std::string().swap(c.out);
   ::shutdown(c.fd, SHUT_WR);
   c.phase = Connection::Phase::kDraining;
@@ -240,8 +270,7 @@ void HttpFront::Loop::on_writable(Connection& c) {
 }
 
 void HttpFront::Loop::close_all() {
-  for (Connection& c : conns)
-    if (c.fd >= 0) ::close(c.fd);
+  for (Connection& c : conns) forget(c);
   conns.clear();
 }
 

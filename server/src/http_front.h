@@ -6,11 +6,14 @@
 // - GET and HEAD heads go to the `answer` callback, which returns the
 //   complete response bytes (routing lives there).
 // - Any other method is answered 405 at once; a body is never read.
-// - A head larger than max_head_bytes gets 431; one not complete within
+// - A head larger than max_head_bytes gets 431 (however many reads brought
+//   it); one not complete within
 //   head_timeout is dropped, as is a response not taken within
 //   write_timeout.
 // - With max_connections open, the oldest connection still waiting for its
 //   head is dropped to make room.
+// - Responses not yet sent hold at most max_pending_response_bytes in all;
+//   past that, a new request gets 503.
 #pragma once
 
 #include <chrono>
@@ -26,7 +29,10 @@ namespace cuzk::server {
 
 struct HttpLimits {
   size_t max_connections = 512;
-  size_t max_head_bytes = 16 << 10;
+  size_t max_head_bytes = 16 << 10;  // the head through its blank line, however it arrives
+  // Response bytes all connections may hold together (a reader that never
+  // reads keeps its response): a response that would pass this gets 503.
+  size_t max_pending_response_bytes = 64 << 20;
   std::chrono::milliseconds head_timeout{10'000};
   std::chrono::milliseconds write_timeout{10'000};
 };

@@ -3,8 +3,12 @@
 #include <httplib.h>
 
 #include <nlohmann/json.hpp>
-#include <cstring>
+#include <strings.h>
 
+#include <cstring>
+#include <string_view>
+
+#include "cuzk/base/utf8.h"
 #include "cuzk/server/server.h"
 #include "http_front.h"
 #include "status_page.h"
@@ -35,15 +39,15 @@ json partition_json(const engine::PartitionStatus& p) {
 json job_json(const engine::JobStatus& j) {
   json parts = json::array();
   for (const auto& p : j.partitions) parts.push_back(partition_json(p));
-  return json{{"job_id", j.job_id},
-              {"request_id", j.request_id},
-              {"circuit_id", j.circuit_id},
+  return json{{"job_id", valid_utf8(j.job_id)},
+              {"request_id", valid_utf8(j.request_id)},
+              {"circuit_id", valid_utf8(j.circuit_id)},
               {"kind", engine::proof_kind_name(j.kind)},
               {"priority", engine::priority_name(j.priority)},
               {"state", engine::job_state_name(j.state)},
               {"outcome", j.state == engine::JobState::kDone ? json(engine::job_outcome_name(j.outcome)) : json()},
               {"age_s", j.age_s},
-              {"error_message", j.error_message},
+              {"error_message", valid_utf8(j.error_message)},
               {"partitions", parts}};
 }
 
@@ -57,7 +61,7 @@ json key_json(const engine::KeyStatus& k) {
               {"load_progress", k.load_progress},
               {"last_load_ms", k.last_load_ms},
               {"loads", k.loads},
-              {"last_error", k.last_error}};
+              {"last_error", valid_utf8(k.last_error)}};
 }
 
 // Stage name -> {"sum_ms", "count"} (totals since the start).
@@ -128,7 +132,10 @@ std::string status_json(const engine::EngineStatus& s) {
            {"workers", workers},
            {"keys", keys},
            {"jobs", jobs}};
-  return out.dump(2) + "\n";
+  // Strings that carry input are escaped above; should one still hold a byte
+  // that is not UTF-8, it becomes U+FFFD rather than an exception: the status
+  // of every job must not fail because of one (dump() throws by default).
+  return out.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 namespace {
@@ -166,11 +173,31 @@ class MemoryStream : public httplib::Stream {
   std::string out_;
 };
 
+// The head without its Range header lines. httplib answers every range of a
+// multi-range request with a copy of the body (2,600 ranges of /status made a
+// 90 MB reply from an 8 KB request); nothing served here needs ranges, so
+// they are ignored and the whole body is sent (RFC 9110 allows that).
+HttpHead without_ranges(const HttpHead& head) {
+  HttpHead out{std::string(), head.peer_ip, head.peer_port};
+  out.bytes.reserve(head.bytes.size());
+  size_t pos = 0;
+  while (pos < head.bytes.size()) {
+    size_t eol = head.bytes.find("\r\n", pos);
+    eol = eol == std::string::npos ? head.bytes.size() : eol + 2;
+    const std::string_view line(head.bytes.data() + pos, eol - pos);
+    const bool range = line.size() >= 6 && ::strncasecmp(line.data(), "range:", 6) == 0;
+    if (!range) out.bytes.append(line);
+    pos = eol;
+  }
+  return out;
+}
+
 // httplib's routing (Get handlers) and response writing, without its
 // network loop (HttpFront does the network).
 class Routes : public httplib::Server {
  public:
-  std::string answer(const HttpHead& head) {
+  std::string answer(const HttpHead& request) {
+    const HttpHead head = without_ranges(request);
     MemoryStream stream(head);
     bool closed = true;
     if (!process_request(stream, /*close_connection=*/true, closed, nullptr) && stream.out().empty())

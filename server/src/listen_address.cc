@@ -8,12 +8,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
 namespace cuzk::server {
 
 bool ListenAddress::is_loopback() const {
+  if (is_abstract()) return false;
   if (!is_tcp()) return true;
   if (host == "localhost") return true;
   // Addresses are parsed, not matched as text: "127.evil.example" is a name
@@ -27,12 +29,21 @@ bool ListenAddress::is_loopback() const {
 }
 
 std::string ListenAddress::grpc_uri() const {
+  if (is_abstract()) return "unix-abstract:" + abstract_name;
   if (!is_tcp()) return "unix://" + unix_path;
   return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
 StatusOr<ListenAddress> parse_listen_address(const std::string& text, const std::string& key) {
   ListenAddress a;
+  if (text.rfind("unix-abstract:", 0) == 0) {
+    a.abstract_name = text.substr(14);
+    if (a.abstract_name.empty()) return invalid_argument(key + ": \"" + text + "\" names no socket");
+    if (a.abstract_name.size() >= sizeof(sockaddr_un::sun_path) - 1)
+      return invalid_argument(key + ": abstract socket name longer than " +
+                              std::to_string(sizeof(sockaddr_un::sun_path) - 2) + " bytes");
+    return a;
+  }
   if (text.rfind("unix:", 0) == 0) {
     std::string path = text.substr(5);
     if (path.rfind("//", 0) == 0) path = path.substr(2);
@@ -73,6 +84,40 @@ bool socket_is_live(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+std::string mode_text(mode_t mode) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%04o", unsigned(mode & 07777));
+  return buf;
+}
+
+// Only root can create or replace entries in `dir`: owned by root, not
+// writable by group or others (as /run is).
+bool only_root_writes(const std::string& dir) {
+  struct stat st{};
+  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == 0 && (st.st_mode & 022) == 0;
+}
+
+}  // namespace
+
+Status check_socket_directory(const std::string& socket_path, uid_t uid) {
+  namespace fs = std::filesystem;
+  const std::string dir = fs::path(socket_path).parent_path().string();
+  struct stat st{};
+  if (::lstat(dir.c_str(), &st) != 0) return io_error("the socket directory " + dir, errno);
+  if (!S_ISDIR(st.st_mode))
+    return failed_precondition("the socket directory " + dir + " is not a directory (a symbolic link?); refusing to use it");
+  const bool owner_trusted = st.st_uid == uid || st.st_uid == 0 ||
+                             only_root_writes(fs::path(dir).parent_path().string());
+  if (owner_trusted && (st.st_mode & 022) == 0) return ok_status();
+  return failed_precondition(
+      "the socket directory " + dir + " is owned by uid " + std::to_string(st.st_uid) + " with mode " +
+      mode_text(st.st_mode) + "; it must belong to uid " + std::to_string(uid) +
+      " (or root) and not be writable by group or others, or another user could put a socket of their own there. "
+      "Remove it, or choose another path");
+}
+
 Status prepare_unix_socket(const std::string& path) {
   namespace fs = std::filesystem;
   fs::path parent = fs::path(path).parent_path();
@@ -82,6 +127,9 @@ Status prepare_unix_socket(const std::string& path) {
     if (ec) return failed_precondition("cannot create the socket directory " + parent.string() + ": " + ec.message());
     fs::permissions(parent, fs::perms::owner_all, ec);
   }
+  // Checked whether it was made now or found: a directory another user made
+  // first (/tmp/cuzk-<uid> is predictable) must not be trusted.
+  RETURN_IF_ERROR(check_socket_directory(path, ::geteuid()));
   struct stat st{};
   if (::lstat(path.c_str(), &st) != 0) return ok_status();  // nothing there
   if (!S_ISSOCK(st.st_mode))

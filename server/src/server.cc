@@ -89,9 +89,7 @@ Status share_socket(const std::string& path, const std::string& group) {
 }  // namespace
 
 Status Server::Impl::start_grpc() {
-  ASSIGN_OR_RETURN(grpc_listen, parse_listen_address(config.listen, "server.listen"));
   ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials, server_credentials(config));
-  if (!grpc_listen.is_tcp()) RETURN_IF_ERROR(prepare_unix_socket(grpc_listen.unix_path));
   service = std::make_unique<ProvingService>(engine.get());
   grpc::ServerBuilder builder;
   int selected_port = 0;
@@ -112,7 +110,7 @@ Status Server::Impl::start_grpc() {
     return unavailable("cannot listen for gRPC on " + config.listen + " (address in use or not permitted)");
   if (grpc_listen.is_tcp()) {
     grpc_listen.port = uint16_t(selected_port);
-  } else {
+  } else if (!grpc_listen.unix_path.empty()) {
     RETURN_IF_ERROR(restrict_unix_socket(grpc_listen.unix_path));
     if (!config.socket_group.empty()) RETURN_IF_ERROR(share_socket(grpc_listen.unix_path, config.socket_group));
   }
@@ -136,12 +134,16 @@ StatusOr<std::unique_ptr<Server>> Server::start(const ServerConfig& config) {
   RETURN_IF_ERROR(validate_config(config));
   auto impl = std::make_unique<Impl>();
   impl->config = config;
+  // The socket's directory is checked before anything slow starts: a
+  // directory another user could have made refuses the start at once.
+  ASSIGN_OR_RETURN(impl->grpc_listen, parse_listen_address(config.listen, "server.listen"));
+  if (!impl->grpc_listen.unix_path.empty()) RETURN_IF_ERROR(prepare_unix_socket(impl->grpc_listen.unix_path));
   ASSIGN_OR_RETURN(impl->engine, engine::Engine::create(config.engine));
   RETURN_IF_ERROR(impl->start_grpc());
   Status http = impl->start_http();
   if (!http.ok()) {
     impl->grpc->Shutdown();
-    if (!impl->grpc_listen.is_tcp()) ::unlink(impl->grpc_listen.unix_path.c_str());
+    if (!impl->grpc_listen.unix_path.empty()) ::unlink(impl->grpc_listen.unix_path.c_str());
     return http;
   }
   CUZK_LOG(Info) << "cuzk serving cuzk.v1 on " << impl->grpc_address << (config.tls_cert.empty() ? "" : " (TLS)")
@@ -176,7 +178,7 @@ bool Server::shutdown(std::chrono::milliseconds grace) {
   impl_->grpc->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   impl_->grpc->Wait();
   if (impl_->http) impl_->http->stop();
-  if (!impl_->grpc_listen.is_tcp()) ::unlink(impl_->grpc_listen.unix_path.c_str());
+  if (!impl_->grpc_listen.unix_path.empty()) ::unlink(impl_->grpc_listen.unix_path.c_str());
   CUZK_LOG(Info) << "cuzk stopped";
   return impl_->drained;
 }

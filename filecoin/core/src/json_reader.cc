@@ -1,5 +1,7 @@
 #include "json_reader.h"
 
+#include "cuzk/base/utf8.h"
+
 namespace cuzk::filecoin::json {
 
 namespace {
@@ -9,9 +11,11 @@ constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 }  // namespace
 
+// Field names hold the input's keys: the message is made valid UTF-8 (it
+// reaches the daemon's status JSON and AwaitProof's error_message).
 Status Reader::error(const std::string& field, const std::string& msg) const {
-  return invalid_argument(what_ + ": offset " + std::to_string(pos_) + ": " + (field.empty() ? "(top)" : field) + ": " +
-                          msg);
+  return invalid_argument(valid_utf8(what_ + ": offset " + std::to_string(pos_) + ": " +
+                                     (field.empty() ? "(top)" : field) + ": " + msg));
 }
 
 void Reader::skip_ws() {
@@ -31,7 +35,8 @@ bool Reader::consume(char c) {
 Status Reader::expect(char c, const std::string& field) {
   if (consume(c)) return ok_status();
   if (pos_ >= text_.size()) return error(field, std::string("unexpected end of input, expected '") + c + "'");
-  return error(field, std::string("expected '") + c + "', found '" + text_[pos_] + "'");
+  // The byte found is client input: quoted and escaped (bounded_quote), never echoed raw.
+  return error(field, std::string("expected '") + c + "', found " + bounded_quote(text_.substr(pos_, 1)));
 }
 
 Status Reader::begin_object(const std::string& field) {

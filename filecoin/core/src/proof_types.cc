@@ -100,6 +100,14 @@ StatusOr<PoStProofInfo> post_proof_info(uint64_t id) {
   return p;
 }
 
+PoStProofInfo post_vanilla_shape(const PoStProofInfo& info) {
+  if (info.kind != PoStKind::kWinning) return info;
+  PoStProofInfo v = info;
+  v.challenge_count = info.sector_count * info.challenge_count;
+  v.sector_count = 1;
+  return v;
+}
+
 StatusOr<PoStProofInfo> post_proof_info(std::string_view name) {
   ASSIGN_OR_RETURN(uint64_t id, id_by_name(kPoStNames, name, "PoSt"));
   return post_proof_info(id);

@@ -14,14 +14,18 @@ Status verify_post_sector_proof(const PoStProofInfo& info, const Node& randomnes
                                 uint64_t sector_index) {
   const std::string sector = "sector " + std::to_string(p.sector_id);
   if (p.sectors.empty()) return invalid_argument(sector + ": vanilla_proof has no sectors");
-  const auto challenges = post_sector_leaf_challenges(info, randomness, p.sector_id, sector_index);
+  const PoStProofInfo shape = post_vanilla_shape(info);
+  const auto challenges = post_sector_leaf_challenges(shape, randomness, p.sector_id, sector_index);
   const size_t path_len = expected_path_length(info.shape, info.nodes());
   for (size_t s = 0; s < p.sectors.size(); ++s) {
     const PoStSectorProof& sp = p.sectors[s];
     const std::string where = sector + ": sectors[" + std::to_string(s) + "]";
     if (sp.inclusion_proofs.size() != challenges.size())
       return invalid_argument(where + ": " + std::to_string(sp.inclusion_proofs.size()) + " inclusion proofs, expected " +
-                              std::to_string(challenges.size()));
+                              std::to_string(challenges.size()) +
+                              (info.kind == PoStKind::kWinning ? " (a Winning PoSt vanilla proof opens all 66 challenges "
+                                                                 "of its sector: WINNING_POST_CHALLENGE_COUNT)"
+                                                               : ""));
     const Node comm_r_last = sp.inclusion_proofs[0].root;
     if (compute_comm_r(sp.comm_c, comm_r_last) != p.comm_r)
       return invalid_argument(where + ": H(comm_c, comm_r_last) != comm_r");
@@ -49,7 +53,7 @@ FallbackPoStSectorProof produce_post_sector_proof(const PoStProofInfo& info, con
   p.sector_id = sector_id;
   p.comm_r = s.comm_r;
   PoStSectorProof sp;
-  for (uint64_t leaf : post_sector_leaf_challenges(info, randomness, sector_id, sector_index))
+  for (uint64_t leaf : post_sector_leaf_challenges(post_vanilla_shape(info), randomness, sector_id, sector_index))
     sp.inclusion_proofs.push_back(s.tree_r_last.proof(leaf));
   sp.comm_c = s.comm_c;
   sp.comm_r_last = s.comm_r_last;

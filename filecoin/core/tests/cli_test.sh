@@ -40,6 +40,37 @@ expect 1 "$cuzk" filecoin check-vanilla --kind post "$work/s/post-window.vproof"
   --randomness "$(printf '%064x' 1)"
 expect 0 "$cuzk" filecoin check-vanilla --kind snap "$work/s/snap-partition-0.bin" --registered-proof "$UPDATE_PROOF" \
   --comm-r-old "$COMM_R" --comm-d-new "$COMM_D_NEW" --comm-r-new "$COMM_R_NEW"
+# Every kind from seal's outputs as the daemon takes them: the circuit
+# synthesized from the vanilla proof, every row checked and its public inputs
+# compared with the parameters' (`filecoin check` decodes as the daemon does).
+# Winning PoSt: 66 openings, as rust-fil-proofs makes them
+# (filecoin-proofs/src/constants.rs WINNING_POST_CHALLENGE_COUNT = 66;
+# seal used to write one, which the daemon padded and could not prove).
+expect 0 "$cuzk" filecoin check --kind porep --registered-proof "$SEAL_PROOF" --vanilla "$work/s/c1-envelope.json"
+expect 0 "$cuzk" filecoin check --kind window-post --registered-proof "$WINDOW_POST_PROOF" \
+  --vanilla "$work/s/post-window.vproof" --randomness "$POST_RANDOMNESS"
+expect 0 "$cuzk" filecoin check --kind winning-post --registered-proof "$WINNING_POST_PROOF" \
+  --vanilla "$work/s/post-winning.vproof" --randomness "$POST_RANDOMNESS"
+expect 0 "$cuzk" filecoin check --kind snap-deals --registered-proof "$UPDATE_PROOF" \
+  --vanilla "$work/s/snap-partition-0.bin" --comm-r-old "$COMM_R" --comm-d-new "$COMM_D_NEW" --comm-r-new "$COMM_R_NEW"
+# The same Winning proof cut to its first opening (bincode: sector_id, comm_r,
+# sectors.len, then inclusion_proofs.len at byte 48, the openings, comm_c and
+# comm_r_last): refused by check-vanilla and by the daemon's decoding, saying why.
+size=$(stat -c %s "$work/s/post-winning.vproof")
+opening=$(((size - 56 - 64) / 66))
+{
+  head -c 48 "$work/s/post-winning.vproof"
+  printf '\x01\x00\x00\x00\x00\x00\x00\x00'
+  tail -c +57 "$work/s/post-winning.vproof" | head -c "$opening"
+  tail -c 64 "$work/s/post-winning.vproof"
+} >"$work/short-winning.vproof"
+expect 1 "$cuzk" filecoin check-vanilla --kind post "$work/short-winning.vproof" --registered-proof "$WINNING_POST_PROOF" \
+  --randomness "$POST_RANDOMNESS"
+grep -q "expected 66" "$work/out" || { echo "FAILED: check-vanilla did not say 66 openings are expected" >&2; exit 1; }
+expect 2 "$cuzk" filecoin check --kind winning-post --registered-proof "$WINNING_POST_PROOF" \
+  --vanilla "$work/short-winning.vproof" --randomness "$POST_RANDOMNESS"
+grep -q "has 1 openings; Winning PoSt needs 66" "$work/out" || { echo "FAILED: a short Winning proof was not refused plainly" >&2; exit 1; }
+
 head -c 100 "$work/s/post-window.vproof" >"$work/trunc.vproof"
 expect 2 "$cuzk" filecoin check-vanilla --kind post "$work/trunc.vproof" --registered-proof "$WINDOW_POST_PROOF" \
   --randomness "$POST_RANDOMNESS"

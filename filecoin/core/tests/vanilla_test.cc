@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "cuzk/base/random.h"
+#include "cuzk/base/utf8.h"
 #include "cuzk/filecoin/bincode.h"
 #include "cuzk/filecoin/c1_json.h"
 #include "cuzk/filecoin/cid.h"
@@ -206,6 +208,29 @@ TEST(PoRepVanilla, MalformedJsonNamesFieldAndOffset) {
   EXPECT_FALSE(parse_c1_envelope("{\"SectorNum\":1,\"Phase1Out\":\"***\",\"SectorSize\":2048}").ok());
 }
 
+// A byte that is not UTF-8 where the reader expects punctuation used to be
+// echoed raw into the message, which then made the daemon's status JSON throw.
+TEST(PoRepVanilla, BytesThatAreNotUtf8AreEscapedInTheMessage) {
+  TestRng rng(fresh_test_seed());
+  const Sealed2KiB s = seal_random_2kib(rng);
+  const std::string json = c1_output_to_json(produce_seal_commit_phase1(s.info, s.sector, Node{}, Node{}));
+  for (int round = 0; round < 8; ++round) {
+    std::string bad = json;
+    const size_t at = bad.find(',', rng() % (bad.size() - 1));
+    ASSERT_NE(at, std::string::npos);
+    const auto byte = uint8_t(0x80 + rng() % 0x80);  // never UTF-8 on its own
+    bad[at] = char(byte);
+    for (const std::string& text : {bad, "{\"SectorNum\":1" + std::string(1, char(byte)) + "}"}) {
+      auto r = text[0] == '{' && text.size() < 40 ? parse_c1_envelope(text).status() : parse_c1_output(text).status();
+      ASSERT_FALSE(r.ok());
+      EXPECT_TRUE(is_valid_utf8(r.message())) << r.message();
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+      EXPECT_NE(r.message().find(hex), std::string::npos) << r.message();
+    }
+  }
+}
+
 TEST(PoStVanilla, ProduceAndVerify2KiB) {
   TestRng rng(fresh_test_seed());
   const Sealed2KiB s = seal_random_2kib(rng);
@@ -221,6 +246,50 @@ TEST(PoStVanilla, ProduceAndVerify2KiB) {
   bad = p;
   bad.sector_id = 78;
   EXPECT_FALSE(verify_post_sector_proof(info, randomness, bad, 1).ok());
+}
+
+// Winning PoSt as rust-fil-proofs makes it (filecoin-proofs/src/constants.rs:
+// WINNING_POST_CHALLENGE_COUNT = 66, WINNING_POST_SECTOR_COUNT = 1;
+// filecoin-proofs/src/api/post_util.rs generate_fallback_sector_challenges and
+// single_partition_vanilla_proofs; storage-proofs-post/src/fallback/
+// compound.rs generate_public_inputs): the sector's vanilla proof opens 66
+// leaves, challenge n at index n, and opening n is what circuit sector n
+// proves against public input 2n+1. `seal` used to write one opening, and a
+// correct 66-opening proof was refused ("expected 1").
+TEST(PoStVanilla, WinningOpensTheSixtySixChallengesOfTheReference) {
+  TestRng rng(fresh_test_seed());
+  const Sealed2KiB s = seal_random_2kib(rng);
+  const PoStProofInfo info = post_proof_info(0).value();  // StackedDrgWinning2KiBV1
+  ASSERT_EQ(info.sector_count * info.challenge_count, 66);
+  EXPECT_EQ(post_vanilla_shape(info).sector_count, 1);
+  EXPECT_EQ(post_vanilla_shape(info).challenge_count, 66);
+  const Node randomness = node_from_fr(Fr::random(rng));
+  const uint64_t sector_id = rng() % 1000000;
+  const auto p = produce_post_sector_proof(info, s.sector, sector_id, randomness, 0);
+  ASSERT_EQ(p.sectors.size(), 1u);
+  ASSERT_EQ(p.sectors[0].inclusion_proofs.size(), 66u);
+  EXPECT_TRUE(verify_post_sector_proof(info, randomness, p, 0).ok());
+  // Opening n answers the challenge of circuit sector n (API 1.0: index n).
+  auto pub = winning_post_public_inputs(info, randomness, {sector_id, s.sector.comm_r});
+  ASSERT_TRUE(pub.ok()) << pub.status().to_string();
+  ASSERT_EQ(pub->size(), 2u * 66);
+  for (size_t n = 0; n < 66; ++n) {
+    EXPECT_EQ((*pub)[2 * n], fr_from_node(s.sector.comm_r).value()) << n;
+    EXPECT_EQ((*pub)[2 * n + 1], Fr::from_uint(p.sectors[0].inclusion_proofs[n].path_index())) << n;
+  }
+  // A short proof (the one opening `seal` used to write) is refused plainly.
+  auto short_proof = p;
+  short_proof.sectors[0].inclusion_proofs.resize(1 + rng() % 65);
+  Status st = verify_post_sector_proof(info, randomness, short_proof, 0);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("expected 66"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("WINNING_POST_CHALLENGE_COUNT"), std::string::npos) << st.message();
+  // Openings in another order prove other leaves than their challenges.
+  auto swapped = p;
+  std::swap(swapped.sectors[0].inclusion_proofs[0], swapped.sectors[0].inclusion_proofs[65]);
+  if (swapped.sectors[0].inclusion_proofs[0].path_index() != p.sectors[0].inclusion_proofs[0].path_index()) {
+    EXPECT_FALSE(verify_post_sector_proof(info, randomness, swapped, 0).ok());
+  }
 }
 
 TEST(SnapVanilla, UpdateProduceAndVerify2KiB) {

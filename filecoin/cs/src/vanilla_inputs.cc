@@ -148,6 +148,16 @@ StatusOr<PostPartition> post_partition_from_vanilla(const PoStProofInfo& info,
     if (proofs.size() != 1 || proofs[0].sectors.size() != 1)
       return invalid_argument("a Winning PoSt takes the vanilla proof of exactly one sector");
     const PoStSectorProof& s = proofs[0].sectors[0];
+    // single_partition_vanilla_proofs would pad a short proof by repeating
+    // its last opening, which cannot prove the other challenges: refused.
+    const size_t want = size_t(post_vanilla_shape(info).challenge_count);
+    if (s.inclusion_proofs.size() != want) {
+      return invalid_argument("the Winning PoSt vanilla proof of sector " + std::to_string(proofs[0].sector_id) +
+                              " has " + std::to_string(s.inclusion_proofs.size()) + " openings; Winning PoSt needs " +
+                              std::to_string(want) +
+                              " (WINNING_POST_CHALLENGE_COUNT: generate_fallback_sector_challenges gives the one "
+                              "sector 66 challenges)");
+    }
     for (size_t c = 0; c < s.inclusion_proofs.size(); ++c) {
       p.sectors.push_back(post_sector(cv, proofs[0].comm_r, s, std::span(&s.inclusion_proofs[c], 1),
                                       "sector proof challenge " + std::to_string(c)));

@@ -123,6 +123,17 @@ TEST(VanillaCircuits, WindowAndWinningPoSt2KiB) {
   auto winputs = winning_post_public_inputs(winning, randomness, pub[0]);
   ASSERT_TRUE(winputs.ok());
   expect_satisfied_with_inputs([&](auto& cs) { synthesize_post(cs, post_config_for(winning), *wpart); }, *winputs);
+  // The Winning info itself makes the same 66 openings (post_vanilla_shape).
+  EXPECT_EQ(produce_post_sector_proof(winning, a.sector, 11, randomness, 0), wp);
+  // A proof with fewer openings used to be padded by repeating its last one,
+  // a circuit whose inputs could never match: refused, saying why.
+  FallbackPoStSectorProof short_proof = wp;
+  short_proof.sectors[0].inclusion_proofs.resize(1);
+  auto refused = post_partition_from_vanilla(winning, std::span(&short_proof, 1));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("has 1 openings; Winning PoSt needs 66"), std::string::npos)
+      << refused.status().message();
 }
 
 TEST(VanillaCircuits, SnapDeals2KiB) {

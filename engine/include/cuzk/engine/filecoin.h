@@ -72,6 +72,13 @@ class FilecoinWork {
   virtual Status check(size_t k) const = 0;
 };
 
+// The request's own values that enter the public inputs, checked as the
+// reference checks them (as_safe_commitment): the PoSt kinds' randomness and
+// SnapDeals' commitments are 32 bytes and below the scalar field's modulus r.
+// One rule for every kind, applied at submit. Errors: INVALID_ARGUMENT naming
+// the field.
+Status check_filecoin_fields(ProofKind kind, const FilecoinRequest& request);
+
 // Decodes the vanilla proof(s) and derives every partition's public inputs.
 // Errors: INVALID_ARGUMENT naming the field (unknown registered proof, a
 // sector size that disagrees with it, malformed or truncated vanilla proof,

@@ -104,6 +104,8 @@ class KeyManager {
 
   bool has(const std::string& id) const EXCLUDES(mu_);
   std::vector<std::string> ids() const EXCLUDES(mu_);
+  // The key file of `id` (for messages); empty for an unknown id.
+  std::string key_path(const std::string& id) const EXCLUDES(mu_);
   // Header facts (cached after the first call). Errors: NOT_FOUND for an
   // unknown id, FAILED_PRECONDITION when the files cannot be read.
   StatusOr<CircuitInfo> info(const std::string& id) EXCLUDES(mu_);

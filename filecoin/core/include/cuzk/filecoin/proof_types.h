@@ -60,6 +60,16 @@ struct PoStProofInfo {
 StatusOr<PoStProofInfo> post_proof_info(uint64_t registered_proof);
 StatusOr<PoStProofInfo> post_proof_info(std::string_view name);
 
+// The shape a sector's vanilla proof has (filecoin-proofs' PoStConfig, which
+// generate_fallback_sector_challenges and generate_single_vanilla_proof use):
+// Window PoSt as the circuit; Winning PoSt one sector with all
+// WINNING_POST_CHALLENGE_COUNT = 66 challenges (WINNING_POST_SECTOR_COUNT = 1,
+// filecoin-proofs/src/constants.rs), which winning_post_setup_params divides
+// into the circuit's 66 one-challenge sectors and
+// single_partition_vanilla_proofs unrolls. The challenge of opening n is then
+// the one of circuit sector n (API 1.0: index sector_index·count + n).
+PoStProofInfo post_vanilla_shape(const PoStProofInfo& info);
+
 struct UpdateProofInfo {
   uint64_t registered_proof = 0;
   std::string_view name;  // "StackedDrg32GiBV1"

@@ -89,8 +89,9 @@ struct FallbackPoStSectorProof {
 };
 
 // FallbackPoSt::verify for one sector at position sector_index of the proof
-// (partition·sector_count + i): comm_r = H(comm_c, comm_r_last), the
-// challenge count, and every opening proves its challenged leaf under
+// (partition·sector_count + i; Winning: 0): comm_r = H(comm_c, comm_r_last),
+// the challenge count of the vanilla shape (post_vanilla_shape: 10 for
+// Window, 66 for Winning), and every opening proves its challenged leaf under
 // comm_r_last with the shape's path length.
 Status verify_post_sector_proof(const PoStProofInfo& info, const Node& randomness, const FallbackPoStSectorProof& p,
                                 uint64_t sector_index);

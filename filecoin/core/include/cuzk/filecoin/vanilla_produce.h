@@ -20,7 +20,9 @@ SealCommitPhase1Output produce_seal_commit_phase1(const SealProofInfo& info, con
                                                   const Node& seed, const Node& ticket);
 
 // generate_single_vanilla_proof for the sector at position sector_index of
-// the PoSt (Window: partition·sector_count + i; Winning: 0).
+// the PoSt (Window: partition·sector_count + i; Winning: 0), with the
+// challenges of generate_fallback_sector_challenges (post_vanilla_shape:
+// Winning PoSt opens 66 leaves).
 FallbackPoStSectorProof produce_post_sector_proof(const PoStProofInfo& info, const SealedSector& sealed,
                                                   uint64_t sector_id, const Node& randomness, uint64_t sector_index);
 
