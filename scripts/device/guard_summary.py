@@ -95,6 +95,8 @@ def collect(results, dest):
             for k in ("h", "msm_h", "msm_l", "msm_a", "msm_b1", "msm_b2", "matvec"):
                 if k in p["stages_ms"]:
                     flat[f"prove{lg}_{k}_ms"] = p["stages_ms"][k]
+        elif r["step"] == "test":
+            flat[f"test_{r['name']}_failed"] = int(r["exit"] != 0)
         elif r["step"] == "serve":
             t = "serve" if r["vram_limit"] in ("0", 0) else "serve" + str(r["vram_limit"]).replace("GiB", "")
             flat[f"{t}_s_per_proof"] = round(r["s_per_proof"], 2)

@@ -7,7 +7,8 @@
 #                 the socket: `cuzk preload`, one proof alone (latency), then
 #                 `cuzk bench batch --partitions 10 --count N -j 2`, with
 #                 nvidia-smi dmon beside it and /status read before and after
-# e.g. scripts/device/perf-guard.sh prove serve 0 4 serve 16GiB 3
+#   tests         the gpu test binaries packed with it (pack.sh TEST...)
+# e.g. scripts/device/perf-guard.sh tests prove serve 0 4 serve 16GiB 3
 # Needs .carry/cuzk.tar.gz (scripts/device/pack.sh) carried with the tree.
 # Writes $OUT/guard.json (one object, the figures perf-compare.py compares),
 # logs beside it, and prints the comparison with docs/perf-baseline.json.
@@ -15,6 +16,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/cuzk-out}
 mkdir -p "$OUT"
+RAW=$OUT/raw  # logs and raw figures, packed into raw.tar.gz at the end
+mkdir -p "$RAW"
 exec > >(tee -a "$OUT/guard.log") 2>&1
 bin=/tmp/cuzk-bin
 rm -rf $bin && mkdir -p $bin && tar xzf .carry/cuzk.tar.gz -C $bin || { echo "no .carry/cuzk.tar.gz"; exit 2; }
@@ -30,9 +33,9 @@ t0=$(date +%s)
 run_prove() {
   echo "== bench prove --lg 24 27 --runs 3 (key resident)"
   timeout 420 $cuzk bench prove --backend cuda --shape porep --lg 24 27 --runs 3 --matvec device \
-    --json "$OUT/prove.jsonl" 2> "$OUT/prove.err" | tail -4
+    --json "$RAW/prove.jsonl" 2> "$RAW/prove.err" | tail -4
   echo "exit $?"
-  sed 's/^/{"step":"prove","line":/; s/$/}/' "$OUT/prove.jsonl" >> "$results"
+  sed 's/^/{"step":"prove","line":/; s/$/}/' "$RAW/prove.jsonl" >> "$results"
 }
 
 status_snapshot() {  # $1: file
@@ -59,30 +62,42 @@ run_serve() {  # $1: vram limit (0: none), $2: proofs in the batch
   echo "== $tag: cuzk serve (vram_limit $limit), then 1 proof alone and $count proofs -j 2"
   cat $dir/cuzk.toml
   local s=$(date +%s)
-  $cuzk serve --config $dir/cuzk.toml > "$OUT/$tag.log" 2>&1 &
+  $cuzk serve --config $dir/cuzk.toml > "$RAW/$tag.log" 2>&1 &
   local pid=$!
   local addr=unix://$dir/cuzk.sock
   for _ in $(seq 400); do [[ -S $dir/cuzk.sock ]] && break; kill -0 $pid 2>/dev/null || break; sleep 0.5; done
   echo "socket after $(( $(date +%s) - s )) s"
   timeout 300 $cuzk preload --addr $addr bench27 2>&1 | tail -2
   echo "preloaded after $(( $(date +%s) - s )) s"
-  timeout 120 $cuzk bench batch --addr $addr --circuit bench27 --partitions 10 --count 1 -j 1 --json "$OUT/$tag-latency.json" | tail -3
-  nvidia-smi dmon -s pucm -d 1 > "$OUT/$tag-dmon.txt" 2>&1 &
+  timeout 120 $cuzk bench batch --addr $addr --circuit bench27 --partitions 10 --count 1 -j 1 --json "$RAW/$tag-latency.json" 2> "$RAW/$tag-latency.err" | tail -3
+  nvidia-smi dmon -s pucm -d 1 > "$RAW/$tag-dmon.txt" 2>&1 &
   local dmon=$!
-  status_snapshot /tmp/$tag-status0.json
-  timeout 300 $cuzk bench batch --addr $addr --circuit bench27 --partitions 10 --count "$count" -j 2 --json "$OUT/$tag-batch.json" | tail -4
-  status_snapshot /tmp/$tag-status1.json
+  status_snapshot $RAW/$tag-status0.json
+  timeout 300 $cuzk bench batch --addr $addr --circuit bench27 --partitions 10 --count "$count" -j 2 --json "$RAW/$tag-batch.json" 2> "$RAW/$tag-batch.err" | tail -4
+  status_snapshot $RAW/$tag-status1.json
   kill $dmon 2>/dev/null
   local hwm=$(awk '/VmHWM/ {print $2 * 1024}' /proc/$pid/status)
-  python3 -c "import urllib.request,sys; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:9820/metrics', timeout=10).read().decode())" > "$OUT/$tag-metrics.txt" 2>/dev/null
+  python3 -c "import urllib.request,sys; sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:9820/metrics', timeout=10).read().decode())" > "$RAW/$tag-metrics.txt" 2>/dev/null
   kill -TERM $pid
   ( sleep 60; kill -KILL $pid 2>/dev/null ) &
   wait $pid
   local rc=$?
   echo "serve exit $rc after $(( $(date +%s) - s )) s"
-  grep -E "WARN|ERROR|development setup|bench circuit" "$OUT/$tag.log" | head -12
-  python3 scripts/device/guard_summary.py serve "$tag" "$limit" "$OUT" /tmp/$tag-status0.json /tmp/$tag-status1.json \
+  grep -E "WARN|ERROR|development setup|bench circuit" "$RAW/$tag.log" | head -12
+  python3 scripts/device/guard_summary.py serve "$tag" "$limit" "$RAW" $RAW/$tag-status0.json $RAW/$tag-status1.json \
     "${hwm:-0}" "$rc" >> "$results"
+}
+
+run_tests() {
+  for t in $bin/tests/*; do
+    [[ -x $t ]] || continue
+    local s=$(date +%s)
+    timeout 300 "$t" --gtest_brief=1 > "$RAW/$(basename "$t").log" 2>&1
+    local rc=$?
+    echo "test $(basename "$t"): exit $rc, $(( $(date +%s) - s )) s: $(grep -E '^\[  (PASSED|FAILED)' "$RAW/$(basename "$t").log" | tr '\n' ' ')"
+    grep -E "^\[  FAILED|Failure" -A5 "$RAW/$(basename "$t").log" | head -30
+    echo "{\"step\":\"test\",\"name\":\"$(basename "$t")\",\"exit\":$rc}" >> "$results"
+  done
 }
 
 args=("$@")
@@ -91,10 +106,12 @@ i=0
 while (( i < ${#args[@]} )); do
   case ${args[i]} in
     prove) run_prove; i=$((i + 1)) ;;
+    tests) run_tests; i=$((i + 1)) ;;
     serve) run_serve "${args[i+1]}" "${args[i+2]}"; i=$((i + 3)) ;;
     *) echo "unknown step ${args[i]}"; exit 2 ;;
   esac
 done
 python3 scripts/device/guard_summary.py collect "$results" "$OUT/guard.json"
 python3 scripts/device/perf-compare.py "$OUT/guard.json" docs/perf-baseline.json
+tar czf "$OUT/raw.tar.gz" -C "$OUT" raw && rm -rf "$RAW"
 echo "guard done in $(( $(date +%s) - t0 )) s"
