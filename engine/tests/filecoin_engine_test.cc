@@ -360,7 +360,7 @@ TEST_F(FilecoinEngineTest, AMissingParamsFileIsFoundBeforeTheCacheIsWritten) {
   }
   s.id = "window-2k";
   s.filecoin.kind = "window-post";
-  s.params = dir_->path() + "/window-post-2KiB-dev11.params";
+  s.params = *dir_ + "/window-post-2KiB-dev5.params";
   o.check_only = true;
   source = make_circuit_source(s, o);
   ASSERT_TRUE(source.ok()) << source.status().to_string();
