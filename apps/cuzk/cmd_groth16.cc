@@ -16,6 +16,7 @@ namespace {
 
 void add_groth16_prove(CLI::App* groth16, Runner* runner) {
   auto a = std::make_shared<FileProveArgs>();
+  a->snarkjs_json = true;
   auto files = std::make_shared<std::vector<std::string>>();
   auto* cmd = groth16->add_subcommand("prove", "snarkjs groth16 prove: circuit.zkey witness.wtns proof.json public.json");
   cmd->alias("p");

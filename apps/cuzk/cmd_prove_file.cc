@@ -57,7 +57,7 @@ StatusOr<LoadedKey> load_params(const FileProveArgs& a, const r1cs::Circuit& cir
 
 Status write_outputs(const FileProveArgs& a, const groth16::Proof& proof, std::span<const ff::Fr> publics) {
   if (!a.proof.empty()) {
-    if (ends_with(a.proof, ".json")) {
+    if (a.snarkjs_json || ends_with(a.proof, ".json")) {
       RETURN_IF_ERROR(io::write_proof_json(a.proof, proof));
     } else {
       RETURN_IF_ERROR(io::write_proofs(a.proof, std::span<const groth16::Proof>(&proof, 1)));
