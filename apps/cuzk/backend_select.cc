@@ -1,7 +1,6 @@
 #include "backend_select.h"
 
-#include <cctype>
-#include <cmath>
+#include "cuzk/base/byte_size.h"
 
 #ifdef CUZK_HAVE_CUDA_PROVER
 #include "cuzk/gpu/device.h"
@@ -19,25 +18,6 @@ void add_backend_options(CLI::App* cmd, BackendChoice* c) {
   cmd->add_option("--placement", c->placement, "CUDA keys: auto, resident (in device memory) or streamed")
       ->check(CLI::IsMember({"auto", "resident", "streamed"}))
       ->capture_default_str();
-}
-
-StatusOr<uint64_t> parse_byte_size(const std::string& text) {
-  size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  std::string unit = text.substr(i);
-  for (char& ch : unit) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-  const double v = i == 0 ? -1 : std::strtod(text.substr(0, i).c_str(), nullptr);
-  struct U {
-    const char* name;
-    double mul;
-  };
-  static const U units[] = {{"", 1},           {"B", 1},          {"K", 1024.0},    {"KIB", 1024.0},
-                            {"M", 1048576.0},  {"MIB", 1048576.0}, {"G", 1073741824.0}, {"GIB", 1073741824.0},
-                            {"T", 1099511627776.0}, {"TIB", 1099511627776.0}, {"KB", 1e3}, {"MB", 1e6},
-                            {"GB", 1e9},       {"TB", 1e12}};
-  for (const U& u : units)
-    if (unit == u.name && v >= 0) return uint64_t(std::llround(v * u.mul));
-  return invalid_argument("\"" + text + "\" is not a size (examples: 16GiB, 512MiB, 4096)");
 }
 
 StatusOr<std::unique_ptr<groth16::Backend>> make_backend(const BackendChoice& c, ThreadPool* pool,

@@ -15,7 +15,7 @@ namespace cuzk::app {
 
 struct BackendChoice {
   std::string name = "auto";    // auto: CUDA when a device is present, else the CPU
-  std::string vram_limit;       // "" or a size: 16GiB, 512MiB, 4096
+  std::string vram_limit;       // "" or a size (base/byte_size.h): 16GiB, 16G, 512MiB, 4096
   std::string placement = "auto";  // auto, resident or streamed (CUDA keys)
 };
 
@@ -27,8 +27,5 @@ void add_backend_options(CLI::App* cmd, BackendChoice* choice);
 // a build without CUDA.
 StatusOr<std::unique_ptr<groth16::Backend>> make_backend(const BackendChoice& choice, ThreadPool* pool,
                                                          std::string* said);
-
-// "16GiB" → 17179869184. Units: B, KiB/MiB/GiB/TiB (also K/M/G/T), KB/MB/GB/TB.
-StatusOr<uint64_t> parse_byte_size(const std::string& text);
 
 }  // namespace cuzk::app
