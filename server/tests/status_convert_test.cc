@@ -8,7 +8,7 @@
 #include <random>
 
 #include "../src/convert.h"
-#include "cuzk/server/server.h"
+#include "cuzk/server/status_json.h"
 
 namespace cuzk::server {
 namespace {
