@@ -21,12 +21,15 @@ void add_backend_options(CLI::App* cmd, BackendChoice* c) {
 }
 
 StatusOr<std::unique_ptr<groth16::Backend>> make_backend(const BackendChoice& c, ThreadPool* pool,
-                                                         std::string* said) {
+                                                         std::string* said, std::string* why_not_gpu) {
   uint64_t limit = 0;
   if (!c.vram_limit.empty()) {
-    ASSIGN_OR_RETURN(limit, parse_byte_size(c.vram_limit));
+    auto parsed = parse_byte_size(c.vram_limit);
+    if (!parsed.ok()) return parsed.status().with_context("--vram-limit");
+    limit = *parsed;
     if (limit == 0) return invalid_argument("--vram-limit must be positive");
   }
+  std::string reason;
 #ifdef CUZK_HAVE_CUDA_PROVER
   if (c.name == "cuda" || (c.name == "auto" && gpu::device_available())) {
     groth16::cuda::CudaBackendOptions o;
@@ -37,18 +40,19 @@ StatusOr<std::unique_ptr<groth16::Backend>> make_backend(const BackendChoice& c,
                                               : groth16::cuda::Placement::kAuto;
     auto b = groth16::cuda::make_cuda_backend(o);
     if (!b.ok()) return b.status().with_context("--backend " + c.name);
-    *said = (*b)->describe() + (c.name == "auto" ? " (auto: a CUDA device is present)" : "");
+    *said = "proving on " + (*b)->describe();
     return b;
   }
-  if (c.name == "auto") *said = "cpu (auto: " + gpu::device_unavailable_reason() + ")";
+  reason = gpu::device_unavailable_reason();
 #else
   if (c.name == "cuda") return unavailable("--backend cuda: this build of cuzk has no CUDA backend");
-  if (c.name == "auto") *said = "cpu (auto: this build has no CUDA backend)";
+  reason = "this build of cuzk has no CUDA backend";
 #endif
   if (c.name != "auto" && c.name != "cpu") return invalid_argument("--backend " + c.name + ": expected cuda, cpu or auto");
   auto b = groth16::make_cpu_backend(pool);
-  *said = b->describe() + (c.name == "auto" ? " " + said->substr(4) : std::string());
+  *said = c.name == "auto" ? "no GPU found, proving on the " + b->describe() : "proving on the " + b->describe();
   if (!c.vram_limit.empty() || c.placement != "auto") *said += " (--vram-limit and --placement apply to CUDA only)";
+  if (why_not_gpu != nullptr) *why_not_gpu = c.name == "auto" ? reason : std::string();
   return b;
 }
 
