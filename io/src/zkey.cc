@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+#include "cuzk/base/huge_pages.h"
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/ec/zkey_codec.h"
 #include "curve_ids.h"
@@ -60,7 +61,7 @@ StatusOr<P> decode_at(const Ctx& ctx, uint64_t offset, const char* name, uint64_
 // All `count` points of a section.
 template <class P>
 StatusOr<std::vector<P>> decode_dense(const Ctx& ctx, const Iden3Section& s, uint64_t count, const char* name) {
-  std::vector<P> out(count);
+  std::vector<P> out = huge_page_vector<P>(count);
   RETURN_IF_ERROR(internal::parallel_try(ctx.pool, count, chunk_for(ctx), [&](uint64_t i) -> Status {
     auto p = decode_at<P>(ctx, s.offset + i * Lem<P>::kBytes, name, i);
     if (!p.ok()) return p.status();
@@ -74,7 +75,7 @@ StatusOr<std::vector<P>> decode_dense(const Ctx& ctx, const Iden3Section& s, uin
 template <class P>
 StatusOr<std::vector<P>> decode_filtered(const Ctx& ctx, const Iden3Section& s, const r1cs::Bitmap& map,
                                          const char* name) {
-  std::vector<P> out(map.popcount);
+  std::vector<P> out = huge_page_vector<P>(map.popcount);
   const std::vector<uint64_t> rank = internal::bitmap_ranks(map);
   RETURN_IF_ERROR(internal::parallel_try(ctx.pool, map.bit_len, chunk_for(ctx), [&](uint64_t i) -> Status {
     if (!map.test(i)) return ok_status();

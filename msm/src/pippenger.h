@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "affine_batch.h"
+#include "cuzk/base/huge_pages.h"
 #include "cuzk/ec/point.h"
 #include "cuzk/msm/msm.h"
 #include "cuzk/msm/plan.h"
@@ -30,9 +31,9 @@ class WindowWorker {
         buckets_(plan.num_buckets),
         count_(plan.num_buckets),
         start_(plan.num_buckets),
-        digits_(plan.chunk_points),
-        sorted_(plan.chunk_points),
-        sums_(plan.chunk_points) {}
+        digits_(huge_page_vector<uint32_t>(plan.chunk_points)),
+        sorted_(huge_page_vector<uint32_t>(plan.chunk_points)),
+        sums_(huge_page_vector<A>(plan.chunk_points)) {}
 
   ec::Xyzz<C> window_sum(std::span<const A> bases, std::span<const ff::Limbs<4>> scalars, int window) {
     std::fill(buckets_.begin(), buckets_.end(), A::identity());
