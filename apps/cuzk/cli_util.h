@@ -11,6 +11,7 @@
 #include <thread>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "cuzk/base/status.h"
 #include "cuzk/base/thread_pool.h"
@@ -22,9 +23,16 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitInvalid = 1;  // a proof that does not verify, a failed proof
 inline constexpr int kExitUsage = 2;    // bad arguments or unreadable / malformed input
 
+// The JSON object a command given --json prints on stdout when it fails:
+// {"ok":false,"command":...,"code":"INVALID_ARGUMENT","error":...,"exit_code":2}.
+std::string json_error(std::string_view command, const Status& status, int code);
+
 // Prints "cuzk <command>: <message>" on one line to stderr; returns `code`.
-inline int fail(const char* command, const Status& status, int code = kExitUsage) {
+// With `json`, json_error() goes to stdout as well, so that a script reading
+// stdout gets an answer whether or not the command worked.
+inline int fail(const char* command, const Status& status, int code = kExitUsage, bool json = false) {
   std::fprintf(stderr, "cuzk %s: %s\n", command, status.message().c_str());
+  if (json) std::printf("%s\n", json_error(command, status, code).c_str());
   return code;
 }
 

@@ -17,6 +17,7 @@
 #include "backend_select.h"
 #include "cli_util.h"
 #include "commands.h"
+#include "cuzk/base/byte_size.h"
 #include "cuzk/engine/circuit_source.h"
 #include "cuzk/engine/engine.h"
 

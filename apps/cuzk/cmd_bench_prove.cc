@@ -290,7 +290,7 @@ int run_bench_prove(const BenchProveArgs& a) {
   std::string said;
   auto backend = make_backend(a.backend, pool, &said);
   if (!backend.ok()) return fail("bench prove", backend.status());
-  std::printf("cuzk bench prove on %s (%s build, %s, git %s, %u threads); medians of %d runs after a warm-up; "
+  std::printf("cuzk bench prove: %s (%s build, %s, git %s, %u threads); medians of %d runs after a warm-up; "
               "times in ms unless _s\n",
               said.c_str(), CUZK_BUILD_TYPE, CUZK_COMPILER, CUZK_GIT_REVISION, pool->size(), a.runs);
   if (std::strcmp(CUZK_BUILD_TYPE, "Release") != 0) std::printf("WARNING: not a release build; figures are not comparable\n");

@@ -292,7 +292,7 @@ void add_prove_client_command(CLI::App& app, Runner* runner) {
     // An option of the other path would be ignored silently: refuse it.
     const std::string stray =
         daemon_path ? first_given(cmd, {"--zkey", "--params", "--r1cs", "--no-check", "--full-check", "--cache-dir",
-                                        "--threads", "--backend", "--vram-limit", "--placement", "files"})
+                                        "--threads", "--backend", "--vram-limit", "--placement", "--verbose", "files"})
                     : first_given(cmd, {"--extra-wtns", "--vk", "--priority", "--request-id", "--config", "--local",
                                         "--no-self-verify"});
     if (!stray.empty()) {

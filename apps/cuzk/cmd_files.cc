@@ -93,7 +93,7 @@ int run_setup(const SetupArgs& a) {
 
 int run_inspect(const std::string& path, bool json) {
   auto text = io::inspect_file(path, json);
-  if (!text.ok()) return fail("inspect", text.status());
+  if (!text.ok()) return fail("inspect", text.status(), kExitUsage, json);
   std::printf("%s", text->c_str());
   if (!text->empty() && text->back() != '\n') std::printf("\n");
   return kExitOk;
@@ -116,11 +116,13 @@ void add_file_prove_command(CLI::App& app, Runner* runner) {
   cmd->add_option("--public", a->public_json, "Output public inputs as snarkjs public.json");
   add_key_check_options(cmd, a.get());
   cmd->add_flag("--json", a->json, "Print a JSON summary on stdout");
+  cmd->add_flag_callback("--verbose,-v", [a] { a->talk = FileProveArgs::Talk::kVerbose; },
+                         "Also the time of each stage, and why no GPU was used");
   cmd->add_option("--threads", a->threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
   add_backend_options(cmd, &a->backend);
   cmd->callback([runner, a, files] {
     if (Status s = take_positional_prove_files(*files, a.get()); !s.ok()) {
-      *runner = [s] { return fail("prove", s); };
+      *runner = [s, a] { return fail("prove", s, kExitUsage, a->json); };
       return;
     }
     *runner = [a] { return run_file_prove(*a); };

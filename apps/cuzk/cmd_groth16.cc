@@ -16,6 +16,9 @@ namespace {
 
 void add_groth16_prove(CLI::App* groth16, Runner* runner) {
   auto a = std::make_shared<FileProveArgs>();
+  a->command = "groth16 prove";
+  a->snarkjs_json = true;
+  a->talk = FileProveArgs::Talk::kQuiet;
   auto files = std::make_shared<std::vector<std::string>>();
   auto* cmd = groth16->add_subcommand("prove", "snarkjs groth16 prove: circuit.zkey witness.wtns proof.json public.json");
   cmd->alias("p");
@@ -25,11 +28,13 @@ void add_groth16_prove(CLI::App* groth16, Runner* runner) {
       ->expected(0, 4);
   add_key_check_options(cmd, a.get());
   cmd->add_flag("--json", a->json, "Print a JSON summary on stdout");
+  cmd->add_flag_callback("--verbose,-v", [a] { a->talk = FileProveArgs::Talk::kVerbose; },
+                         "Say which backend proves, and the time of each stage, on stderr (snarkjs is silent)");
   cmd->add_option("--threads", a->threads, "Worker threads (default: all cores)")->check(CLI::Range(0, 4096));
   add_backend_options(cmd, &a->backend);
   cmd->callback([runner, a, files] {
     if (Status s = take_positional_prove_files(*files, a.get(), /*snarkjs_defaults=*/true); !s.ok()) {
-      *runner = [s] { return fail("groth16 prove", s); };
+      *runner = [s, a] { return fail("groth16 prove", s, kExitUsage, a->json); };
       return;
     }
     *runner = [a] { return run_file_prove(*a); };
@@ -49,10 +54,10 @@ void add_groth16_verify(CLI::App* groth16, Runner* runner) {
   cmd->add_flag("--json", a->json, "Print the result as JSON");
   cmd->callback([runner, a, files] {
     if (Status s = take_positional_verify_files(*files, a.get(), /*snarkjs_defaults=*/true); !s.ok()) {
-      *runner = [s] { return fail("groth16 verify", s); };
+      *runner = [s, a] { return fail("groth16 verify", s, kExitUsage, a->json); };
       return;
     }
-    *runner = [a] { return run_verify(*a); };
+    *runner = [a] { return run_verify(*a, "groth16 verify"); };
   });
 }
 

@@ -22,6 +22,13 @@ Status check_verify_inputs(const VerifyArgs& a) {
   if (a.vkey_json.empty() == a.vk_bin.empty())
     return invalid_argument("give exactly one of --vkey (snarkjs verification_key.json) or --vk (bellperson .vk)");
   if (a.proof.empty()) return invalid_argument("--proof is required (proof.json, or a file of 192-byte proofs)");
+  if (a.positional) {
+    const std::vector<PositionalFile> files = {
+        {&a.vkey_json, {FileKind::kVkJson, FileKind::kZkey}, "verification_key.json"},
+        {&a.public_json, {FileKind::kPublicJson}, "public.json"},
+        {&a.proof, {FileKind::kProofJson, FileKind::kProofs}, "proof.json"}};
+    RETURN_IF_ERROR(expect_positional_kinds(files, "verification_key.json public.json proof.json"));
+  }
   const KindOptions& opts = verify_kind_options();
   if (!a.vkey_json.empty())
     RETURN_IF_ERROR(expect_file_kind(a.vkey_json, "--vkey", {FileKind::kVkJson, FileKind::kZkey}, opts));
@@ -96,23 +103,24 @@ void report(const VerifyArgs& a, const std::vector<std::pair<size_t, bool>>& res
 
 }  // namespace
 
-int run_verify(const VerifyArgs& a) {
-  if (Status s = check_verify_inputs(a); !s.ok()) return fail("verify", s);
+int run_verify(const VerifyArgs& a, const char* command) {
+  auto failed = [&](const Status& s) { return fail(command, s, kExitUsage, a.json); };
+  if (Status s = check_verify_inputs(a); !s.ok()) return failed(s);
   auto vk = read_key(a);
-  if (!vk.ok()) return fail("verify", vk.status());
+  if (!vk.ok()) return failed(vk.status());
   auto proofs = read_proof_file(a.proof);
-  if (!proofs.ok()) return fail("verify", proofs.status());
+  if (!proofs.ok()) return failed(proofs.status());
   if (a.index >= int64_t(proofs->size()))
-    return fail("verify", invalid_argument("--index " + std::to_string(a.index) + ": " + a.proof + " holds " +
+    return failed(invalid_argument("--index " + std::to_string(a.index) + ": " + a.proof + " holds " +
                                            std::to_string(proofs->size()) + " proof(s), numbered from 0"));
   auto publics = publics_per_proof(a, proofs->size(), vk->num_public_inputs());
-  if (!publics.ok()) return fail("verify", publics.status());
+  if (!publics.ok()) return failed(publics.status());
   groth16::PreparedVerifyingKey pvk(*vk);
   std::vector<std::pair<size_t, bool>> results;
   for (size_t i = 0; i < proofs->size(); ++i) {
     if (a.index >= 0 && size_t(a.index) != i) continue;
     auto ok = pvk.verify((*publics)[i], (*proofs)[i]);
-    if (!ok.ok()) return fail("verify", proofs->size() > 1 ? ok.status().with_context("proof " + std::to_string(i))
+    if (!ok.ok()) return failed(proofs->size() > 1 ? ok.status().with_context("proof " + std::to_string(i))
                                                             : ok.status());
     results.emplace_back(i, *ok);
   }
@@ -138,7 +146,7 @@ void add_verify_command(CLI::App& app, Runner* runner) {
   cmd->add_flag("--json", a->json, "Print the result as JSON");
   cmd->callback([runner, a, files] {
     if (Status s = take_positional_verify_files(*files, a.get(), false); !s.ok()) {
-      *runner = [s] { return fail("verify", s); };
+      *runner = [s, a] { return fail("verify", s, kExitUsage, a->json); };
       return;
     }
     *runner = [a] { return run_verify(*a); };
@@ -155,6 +163,7 @@ Status take_positional_verify_files(const std::vector<std::string>& files, Verif
   static const char* kDefaults[] = {"verification_key.json", "public.json", "proof.json"};
   std::string* slots[] = {&a->vkey_json, &a->public_json, &a->proof};
   for (size_t i = 0; i < 3; ++i) *slots[i] = i < files.size() ? files[i] : kDefaults[i];
+  a->positional = true;
   return ok_status();
 }
 

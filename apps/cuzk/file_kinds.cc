@@ -23,6 +23,43 @@ Status expect_file_kind(const std::string& path, const std::string& option,
   return invalid_argument(msg + takes);
 }
 
+namespace {
+
+bool takes(const PositionalFile& f, io::FileKind kind) {
+  for (io::FileKind k : f.accepted)
+    if (k == kind) return true;
+  return false;
+}
+
+const char* ordinal(size_t i) {
+  static const char* kOrdinals[] = {"1st", "2nd", "3rd", "4th"};
+  return i < 4 ? kOrdinals[i] : "a later";
+}
+
+}  // namespace
+
+Status expect_positional_kinds(const std::vector<PositionalFile>& files, const std::string& order) {
+  std::vector<io::FileKind> kinds;
+  for (const PositionalFile& f : files) {
+    ASSIGN_OR_RETURN(MappedFile m, MappedFile::open(*f.path));
+    kinds.push_back(io::detect_file_kind(m.bytes()));
+  }
+  const std::string tail = " (snarkjs's order is " + order + ")";
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (kinds[i] == io::FileKind::kUnknown || takes(files[i], kinds[i])) continue;
+    const std::string what = *files[i].path + " (" + ordinal(i) + ") is a " + io::file_kind_name(kinds[i]);
+    for (size_t j = 0; j < files.size(); ++j) {
+      if (j == i || !takes(files[j], kinds[i])) continue;
+      if (takes(files[i], kinds[j]))
+        return invalid_argument("files swapped? " + what + " and " + *files[j].path + " (" + ordinal(j) + ") is a " +
+                                io::file_kind_name(kinds[j]) + tail);
+      return invalid_argument(what + ": it goes " + ordinal(j) + ", as " + files[j].place + tail);
+    }
+    return invalid_argument(what + ", not the " + files[i].place + " expected " + ordinal(i) + tail);
+  }
+  return ok_status();
+}
+
 const KindOptions& prove_kind_options() {
   static const KindOptions k = {{io::FileKind::kZkey, "--zkey"},
                                 {io::FileKind::kParams, "--params (with --r1cs)"},

@@ -2,6 +2,8 @@
 // binary; see `cuzk --help`.
 #include <cstdio>
 
+#include "cuzk/cli_dispatch.h"
+#include "cuzk/cli_util.h"
 #include "cuzk/commands.h"
 
 int main(int argc, char** argv) {
@@ -9,6 +11,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
   cuzk::app::Runner runner;
+  cuzk::app::add_version_flag(app);
+  cuzk::app::add_help_command(app, &runner);
   cuzk::app::add_version_command(app, &runner);
   cuzk::app::add_selfcheck_command(app, &runner);
   CLI::App* bench = cuzk::app::add_bench_command(app);
@@ -43,11 +47,16 @@ int main(int argc, char** argv) {
   cuzk::app::add_client_admin_commands(app, &runner);
   cuzk::app::add_bench_daemon_commands(*bench, &runner);
 #endif
+  const bool json = cuzk::app::wants_json(argc, argv);
+  if (auto unknown = cuzk::app::unknown_command_message(app, argc, argv)) {
+    std::fprintf(stderr, "%s\n", unknown->c_str());
+    if (json) std::printf("%s\n", cuzk::app::json_error("cuzk", cuzk::invalid_argument(*unknown), 2).c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    return cuzk::app::report_parse_error(app, e, json);
   }
   return runner ? runner() : 2;
 }

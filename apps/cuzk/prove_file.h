@@ -15,16 +15,25 @@
 namespace cuzk::app {
 
 struct FileProveArgs {
+  std::string command = "prove";  // how messages name the command ("groth16 prove")
   std::string zkey;         // snarkjs proving key
   std::string params;       // bellperson parameters (needs r1cs)
   std::string r1cs;         // circom .r1cs or cuzk precompiled circuit
   std::string wtns;         // circom witness
-  std::string proof;        // output: *.json = snarkjs proof.json, else 192-byte proof
+  std::string proof;        // output: *.json (or snarkjs_json) = snarkjs proof.json, else 192-byte proof
   std::string public_json;  // output: snarkjs public.json
   bool no_check = false;    // accepted for older scripts: the default already skips them
   bool full_check = false;  // subgroup checks of every key point (remembered by content digest)
   std::string cache_dir;    // where the record of checked keys lives ("" = the default cache)
   bool json = false;        // a JSON summary on stdout
+  // What stderr gets on success. kQuiet (snarkjs's commands, as snarkjs):
+  // nothing. kSummary (`cuzk prove`): the backend line and the times.
+  // kVerbose adds the stage times and why no GPU was used.
+  enum class Talk { kQuiet, kSummary, kVerbose } talk = Talk::kSummary;
+  // `groth16 prove`: the proof is snarkjs's proof.json whatever its name, as
+  // snarkjs and rapidsnark write it (scripts pass names from mktemp).
+  bool snarkjs_json = false;
+  bool positional = false;  // the files came in snarkjs's order: messages name places, not options
   int threads = 0;          // 0 = all cores
   BackendChoice backend;
 };

@@ -12,11 +12,14 @@ namespace {
 
 using io::FileKind;
 
+// `option` names the output as the user gave it: "--proof", or its place
+// in snarkjs's order ("3rd (the proof.json to write)").
 Status check_output(const std::string& out, const std::string& option, const FileProveArgs& a) {
   if (out.empty()) return ok_status();
+  const std::string named = a.positional ? out + ", given " + option + "," : option + " " + out;
   for (const std::string* in : {&a.zkey, &a.params, &a.r1cs, &a.wtns}) {
     if (!in->empty() && *in == out)
-      return invalid_argument(option + " " + out + " is also an input; nothing was written (snarkjs's order is " +
+      return invalid_argument(named + " is also an input; nothing was written (snarkjs's order is " +
                               "circuit.zkey witness.wtns proof.json public.json)");
   }
   return ok_status();
@@ -59,6 +62,7 @@ Status take_positional_prove_files(const std::vector<std::string>& files, FilePr
     if (i < files.size()) *slots[i] = files[i];
     else if (snarkjs_defaults) *slots[i] = kDefaults[i];
   }
+  a->positional = true;
   return ok_status();
 }
 
@@ -67,6 +71,10 @@ Status check_prove_inputs(const FileProveArgs& a) {
     return invalid_argument("give exactly one of --zkey or --params (or --addr/--circuit for the daemon)");
   if (!a.params.empty() && a.r1cs.empty()) return invalid_argument("--params needs --r1cs (the circuit)");
   if (a.wtns.empty()) return invalid_argument("--wtns is required (the circom witness, .wtns)");
+  if (a.positional)
+    RETURN_IF_ERROR(expect_positional_kinds({{&a.zkey, {FileKind::kZkey}, "circuit.zkey"},
+                                             {&a.wtns, {FileKind::kWtns}, "witness.wtns"}},
+                                            "circuit.zkey witness.wtns proof.json public.json"));
   const KindOptions& opts = prove_kind_options();
   if (!a.zkey.empty()) RETURN_IF_ERROR(expect_file_kind(a.zkey, "--zkey", {FileKind::kZkey}, opts));
   if (!a.params.empty()) RETURN_IF_ERROR(expect_file_kind(a.params, "--params", {FileKind::kParams}, opts));
@@ -74,8 +82,8 @@ Status check_prove_inputs(const FileProveArgs& a) {
     RETURN_IF_ERROR(expect_file_kind(a.r1cs, "--r1cs", {FileKind::kR1cs, FileKind::kPrecompiled}, opts));
   RETURN_IF_ERROR(expect_file_kind(a.wtns, "--wtns", {FileKind::kWtns}, opts));
   if (!a.zkey.empty()) RETURN_IF_ERROR(check_zkey_header(a.zkey));
-  RETURN_IF_ERROR(check_output(a.proof, "--proof", a));
-  return check_output(a.public_json, "--public", a);
+  RETURN_IF_ERROR(check_output(a.proof, a.positional ? "3rd (the proof.json to write)" : "--proof", a));
+  return check_output(a.public_json, a.positional ? "4th (the public.json to write)" : "--public", a);
 }
 
 Status check_key_fits_circuit(const FileProveArgs& a, const r1cs::CircuitShape& shape) {

@@ -18,9 +18,12 @@ struct VerifyArgs {
   std::string proof;        // proof.json, or a file of 192-byte proofs
   int64_t index = -1;       // a multi-proof file: which proof (-1: all of them)
   bool json = false;        // a JSON result on stdout
+  bool positional = false;  // the files came in snarkjs's order: messages name places, not options
 };
 
-int run_verify(const VerifyArgs& args);
+// Messages name `command` ("verify", "groth16 verify"); with --json a
+// failure is also a JSON error object on stdout.
+int run_verify(const VerifyArgs& args, const char* command = "verify");
 
 // snarkjs's positional order (verification_key.json public.json proof.json)
 // into args; with `snarkjs_defaults` missing ones take snarkjs's default

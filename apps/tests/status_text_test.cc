@@ -3,7 +3,7 @@
 // fraction, resident keys and fallbacks; the CPU backend in host memory.
 #include <gtest/gtest.h>
 
-#include "cuzk/server/server.h"
+#include "cuzk/server/status_json.h"
 #include "cuzk/status_text.h"
 
 namespace cuzk::app {

@@ -99,6 +99,17 @@ TEST_F(IntakeTest, WitnessFilesALaterStageWouldRefuseAreRefusedAtSubmit) {
     EXPECT_NE(s.message().find(std::to_string(extra) + " bytes after the last section"), std::string::npos)
         << s.message();
   }
+  {
+    // A header section longer than the 40 bytes of n8 = 32: the witness
+    // reader (io::parse_wtns) refuses it, so submit must too, in its words.
+    JobRequest r = request();
+    std::string& w = r.witnesses[0];
+    w.insert(64, std::string(4, '\0'));  // after section 1's payload (bytes 24..63)
+    store_u64le(reinterpret_cast<uint8_t*>(w.data()) + 16, 44);
+    Status s = submit(r);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find("has 44 bytes, expected 40"), std::string::npos) << s.message();
+  }
   JobRequest r = request();
   r.witnesses.push_back(wtns_ + "x");  // the second partition: named
   Status s = submit(r);

@@ -20,7 +20,9 @@ StatusOr<int> device_count() {
   cudaError_t err = cudaGetDeviceCount(&n);
   if (err != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
-    return Status(StatusCode::kUnavailable, cuda_status(err, "cudaGetDeviceCount", __FILE__, __LINE__).message());
+    // Users read this as the reason no GPU is used (no driver, no device):
+    // the error's name and text, without the source location other checks carry.
+    return unavailable(std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err));
   }
   return n;
 }

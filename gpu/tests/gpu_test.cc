@@ -34,6 +34,19 @@ TEST(GpuCheck, MapsErrorsToStatus) {
   EXPECT_EQ(CUZK_CUDA_CHECK(cudaErrorNoDevice).code(), StatusCode::kUnavailable);
 }
 
+// What users read when no GPU can be used ("no GPU found" in cuzk prove):
+// the CUDA error, never a source path. Meaningful on machines without a
+// usable device (a CUDA build on a CPU machine); elsewhere it only checks "".
+TEST(GpuDevice, TheReasonForNoDeviceNamesNoSourceFile) {
+  const std::string why = device_unavailable_reason();
+  EXPECT_EQ(why.empty(), device_available()) << why;
+  EXPECT_EQ(why.find(".cc:"), std::string::npos) << why;
+  EXPECT_EQ(why.find('/'), std::string::npos) << why;
+  if (!device_count().ok()) {
+    EXPECT_NE(why.find("cudaError"), std::string::npos) << why;
+  }
+}
+
 TEST_F(GpuTest, DeviceInfoAndMemory) {
   auto n = device_count();
   ASSERT_TRUE(n.ok());

@@ -6,9 +6,6 @@
 namespace cuzk::io::circom {
 namespace {
 
-constexpr uint64_t kPreambleBytes = 12;
-constexpr uint64_t kSectionHeaderBytes = 12;
-
 // BN254's r, the circom default, named in errors because it is the usual mistake.
 constexpr char kBn254R[] = "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
 
@@ -22,42 +19,6 @@ std::string hex_be(const uint8_t* le, size_t n) {
 
 std::string at(uint64_t offset) { return " at byte " + std::to_string(offset); }
 
-StatusOr<Container> parse_container(ByteSpan bytes, std::string_view magic, const SizeFixup& fixup) {
-  const std::string kind(magic);
-  if (bytes.size() < kPreambleBytes) {
-    return invalid_argument(kind + ": truncated" + at(bytes.size()) + ": the file preamble needs 12 bytes");
-  }
-  if (std::memcmp(bytes.data(), magic.data(), 4) != 0) {
-    return invalid_argument(kind + ": bad magic" + at(0) + ": found 0x" + to_hex(bytes.first(4)) + ", expected \"" +
-                            kind + "\"");
-  }
-  Container c;
-  c.version = load_u32le(bytes.data() + 4);
-  const uint32_t n = load_u32le(bytes.data() + 8);
-  c.sections.reserve(std::min<uint64_t>(n, bytes.size() / kSectionHeaderBytes));
-  uint64_t pos = kPreambleBytes;
-  for (uint32_t k = 0; k < n; ++k) {
-    if (bytes.size() - pos < kSectionHeaderBytes) {
-      return invalid_argument(kind + ": truncated" + at(bytes.size()) + ": section header " + std::to_string(k) +
-                              " of " + std::to_string(n) + " starts" + at(pos) + " and needs 12 bytes");
-    }
-    Section s;
-    s.id = load_u32le(bytes.data() + pos);
-    s.header_at = pos;
-    s.size = load_u64le(bytes.data() + pos + 4);
-    s.begin = pos + kSectionHeaderBytes;
-    if (fixup) s.size = fixup(s, c.sections);
-    if (s.size > bytes.size() - s.begin) {
-      return invalid_argument(kind + ": truncated" + at(bytes.size()) + ": section " + std::to_string(s.id) +
-                              " (header" + at(pos) + ") declares " + std::to_string(s.size) + " bytes from byte " +
-                              std::to_string(s.begin));
-    }
-    c.sections.push_back(s);
-    pos = s.end();
-  }
-  return c;
-}
-
 StatusOr<const Section*> find_section(const Container& c, std::string_view kind, uint32_t id, const char* name,
                                       bool required) {
   const Section* found = nullptr;
@@ -65,8 +26,8 @@ StatusOr<const Section*> find_section(const Container& c, std::string_view kind,
     if (s.id != id) continue;
     if (found != nullptr) {
       return invalid_argument(std::string(kind) + ": section " + std::to_string(id) + " (" + name +
-                              ") appears twice, at bytes " + std::to_string(found->header_at) + " and " +
-                              std::to_string(s.header_at));
+                              ") appears twice, at bytes " + std::to_string(found->header_offset) + " and " +
+                              std::to_string(s.header_offset));
     }
     found = &s;
   }

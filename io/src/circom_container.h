@@ -1,5 +1,6 @@
-// iden3's binary container (magic, version, sections) and a bounds-checked
-// cursor for reading section payloads. Internal to io/.
+// Reading the sections of iden3 containers (parse_iden3_container,
+// cuzk/io/iden3.h): a bounds-checked cursor, the field header of .r1cs and
+// .wtns, canonical values. Internal to io/.
 #pragma once
 
 #include <cstdint>
@@ -10,32 +11,13 @@
 
 #include "cuzk/base/bytes.h"
 #include "cuzk/base/status.h"
+#include "cuzk/io/iden3.h"
 #include "cuzk/r1cs/circuit.h"
 
 namespace cuzk::io::circom {
 
-struct Section {
-  uint32_t id = 0;
-  uint64_t header_at = 0;  // byte offset of the section's id field
-  uint64_t begin = 0;      // first payload byte
-  uint64_t size = 0;       // payload bytes
-  uint64_t end() const { return begin + size; }
-};
-
-struct Container {
-  uint32_t version = 0;
-  std::vector<Section> sections;  // file order
-};
-
-// Chooses the payload size of a section from its declared size; sees the
-// sections before it. Lets a reader override a size it knows to be wrong.
-using SizeFixup = std::function<uint64_t(const Section& declared, const std::vector<Section>& before)>;
-
-// Walks the container: 4-byte magic, u32 version, u32 section count, then
-// per section u32 id, u64 size, payload. `kind` ("r1cs", "wtns") prefixes
-// messages. Errors: INVALID_ARGUMENT for a wrong magic, truncation (naming
-// the offset), a section running past the end.
-StatusOr<Container> parse_container(ByteSpan bytes, std::string_view magic, const SizeFixup& fixup = {});
+using Section = Iden3Section;
+using Container = Iden3Container;
 
 // The unique section with this id: NOT_FOUND-like INVALID_ARGUMENT when
 // absent and `required`, INVALID_ARGUMENT when repeated; null when absent
@@ -47,7 +29,7 @@ StatusOr<const Section*> find_section(const Container& c, std::string_view kind,
 class Cursor {
  public:
   Cursor(ByteSpan bytes, const Section& s, std::string_view kind)
-      : bytes_(bytes), pos_(s.begin), end_(s.end()), id_(s.id), kind_(kind) {}
+      : bytes_(bytes), pos_(s.offset), end_(s.end()), id_(s.id), kind_(kind) {}
 
   uint64_t pos() const { return pos_; }
   uint64_t remaining() const { return end_ - pos_; }

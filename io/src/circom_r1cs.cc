@@ -22,7 +22,7 @@ Status parse_header(ByteSpan bytes, const Section& s, CircomR1csHeader* h) {
   uint64_t prime_at = 0;
   RETURN_IF_ERROR(circom::read_field(cur, kKind, "the field size", &h->field_bytes, &prime_at));
   if (s.size != 64) {
-    return invalid_argument("r1cs: header section (section 1" + at(s.header_at) + ") has " + std::to_string(s.size) +
+    return invalid_argument("r1cs: header section (section 1" + at(s.header_offset) + ") has " + std::to_string(s.size) +
                             " bytes, expected 64 for field size 32");
   }
   cur.take(32);
@@ -72,7 +72,7 @@ Status parse_lincomb(Cursor& cur, const CircomR1csHeader& h, std::vector<r1cs::L
 
 StatusOr<r1cs::Circuit> parse_constraints(ByteSpan bytes, const Section& s, const CircomR1csHeader& h) {
   if (uint64_t(h.n_constraints) * 12 > s.size) {
-    return invalid_argument("r1cs: section 2" + at(s.header_at) + " has " + std::to_string(s.size) +
+    return invalid_argument("r1cs: section 2" + at(s.header_offset) + " has " + std::to_string(s.size) +
                             " bytes, too few for " + std::to_string(h.n_constraints) +
                             " constraints (at least 12 bytes each)");
   }
@@ -95,13 +95,13 @@ StatusOr<r1cs::Circuit> parse_constraints(ByteSpan bytes, const Section& s, cons
 }
 
 StatusOr<circom::Container> index_r1cs(ByteSpan bytes) {
-  ASSIGN_OR_RETURN(circom::Container c, circom::parse_container(bytes, kKind));
+  ASSIGN_OR_RETURN(circom::Container c, parse_iden3_container(bytes, kKind));
   if (c.version != kVersion) {
     return invalid_argument("r1cs: unsupported version " + std::to_string(c.version) + at(4) + " (expected 1)");
   }
   for (const Section& s : c.sections) {
     if (s.id == kCustomGatesList || s.id == kCustomGatesUses) {
-      return unimplemented("r1cs: custom gates unsupported (section " + std::to_string(s.id) + at(s.header_at) +
+      return unimplemented("r1cs: custom gates unsupported (section " + std::to_string(s.id) + at(s.header_offset) +
                            "): Groth16 needs a plain R1CS; compile without `pragma custom_templates`");
     }
   }
@@ -114,7 +114,7 @@ StatusOr<CircomR1csHeader> header_of(ByteSpan bytes, const circom::Container& c)
   RETURN_IF_ERROR(parse_header(bytes, *hs, &h));
   ASSIGN_OR_RETURN(const Section* map, circom::find_section(c, kKind, kWireMapSection, "wire to label map", false));
   if (map != nullptr && map->size != 8 * uint64_t(h.n_wires)) {
-    return invalid_argument("r1cs: section 3 (wire to label map" + at(map->header_at) + ") has " +
+    return invalid_argument("r1cs: section 3 (wire to label map" + at(map->header_offset) + ") has " +
                             std::to_string(map->size) + " bytes, expected 8·nWires = " +
                             std::to_string(8 * uint64_t(h.n_wires)));
   }

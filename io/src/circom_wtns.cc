@@ -12,6 +12,7 @@ namespace {
 
 using circom::at;
 using circom::Cursor;
+using circom::Container;
 using circom::Section;
 
 constexpr std::string_view kKind = "wtns";
@@ -20,18 +21,18 @@ constexpr uint32_t kHeaderSection = 1, kValuesSection = 2;
 constexpr uint64_t kHeaderBytes = 4 + 32 + 4;
 constexpr uint64_t kFourGiB = uint64_t(1) << 32;
 
-struct WtnsHeader {
+struct HeaderFields {
   uint32_t n8 = 0;
   uint32_t count = 0;
 };
 
-Status parse_header(ByteSpan bytes, const Section& s, WtnsHeader* h) {
+Status parse_header(ByteSpan bytes, const Section& s, HeaderFields* h) {
   Cursor cur(bytes, s, kKind);
   uint64_t prime_at = 0;
   RETURN_IF_ERROR(circom::read_field(cur, kKind, "n8", &h->n8, &prime_at));
   if (s.size != kHeaderBytes) {
-    return invalid_argument("wtns: header section (section 1" + at(s.header_at) + ") has " + std::to_string(s.size) +
-                            " bytes, expected 40 for n8 = 32");
+    return invalid_argument("wtns: header section (section 1" + at(s.header_offset) + ") has " +
+                            std::to_string(s.size) + " bytes, expected 40 for n8 = 32");
   }
   cur.take(32);
   h->count = cur.u32();
@@ -45,22 +46,22 @@ uint64_t fix_values_size(ByteSpan bytes, const Section& s, const std::vector<Sec
   if (s.id != kValuesSection) return s.size;
   for (const Section& h : before) {
     if (h.id != kHeaderSection || h.size != kHeaderBytes) continue;
-    const uint64_t n8 = load_u32le(bytes.data() + h.begin);
-    const uint64_t count = load_u32le(bytes.data() + h.begin + 4 + 32);
+    const uint64_t n8 = load_u32le(bytes.data() + h.offset);
+    const uint64_t count = load_u32le(bytes.data() + h.offset + 4 + 32);
     const uint64_t expected = n8 * count;
-    if (expected >= kFourGiB && s.size != expected && bytes.size() - s.begin == expected) return expected;
+    if (expected >= kFourGiB && s.size != expected && bytes.size() - s.offset == expected) return expected;
   }
   return s.size;
 }
 
 // Converts the values; reports the smallest index that is not reduced.
-StatusOr<std::vector<Fr>> convert_values(ByteSpan bytes, const Section& s, uint32_t count, ThreadPool* pool) {
+StatusOr<std::vector<Fr>> convert_values(ByteSpan bytes, uint64_t values_offset, uint64_t count, ThreadPool* pool) {
   std::vector<Fr> w(count);
   std::mutex mu;
   uint64_t bad = ~uint64_t(0);  // GUARDED_BY(mu)
   auto convert = [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
-      if (!circom::fr_from_le(bytes.data() + s.begin + 32 * i, &w[i])) {
+      if (!circom::fr_from_le(bytes.data() + values_offset + 32 * i, &w[i])) {
         std::lock_guard<std::mutex> lock(mu);
         bad = std::min<uint64_t>(bad, i);
         return;
@@ -70,35 +71,40 @@ StatusOr<std::vector<Fr>> convert_values(ByteSpan bytes, const Section& s, uint3
   if (pool != nullptr) pool->parallel_for(count, 1 << 16, convert);
   else convert(0, count);
   if (bad != ~uint64_t(0)) {
-    return invalid_argument("wtns: witness value " + std::to_string(bad) + at(s.begin + 32 * bad) +
+    return invalid_argument("wtns: witness value " + std::to_string(bad) + at(values_offset + 32 * bad) +
                             " is not reduced (>= r)");
   }
   if (!w[0].is_one()) {
-    return invalid_argument("wtns: witness value 0" + at(s.begin) + " is not 1 (ONE)");
+    return invalid_argument("wtns: witness value 0" + at(values_offset) + " is not 1 (ONE)");
   }
   return w;
 }
 
 }  // namespace
 
-StatusOr<std::vector<Fr>> parse_wtns(ByteSpan bytes, ThreadPool* pool) {
-  ASSIGN_OR_RETURN(circom::Container c,
-                   circom::parse_container(bytes, kKind, [&](const Section& s, const std::vector<Section>& before) {
+StatusOr<WtnsHeader> parse_wtns_header(ByteSpan bytes) {
+  ASSIGN_OR_RETURN(Container c,
+                   parse_iden3_container(bytes, kKind, [&](const Section& s, const std::vector<Section>& before) {
                      return fix_values_size(bytes, s, before);
                    }));
   if (c.version != kVersion) {
     return invalid_argument("wtns: unsupported version " + std::to_string(c.version) + at(4) + " (expected 2)");
   }
   ASSIGN_OR_RETURN(const Section* hs, circom::find_section(c, kKind, kHeaderSection, "header", true));
-  WtnsHeader h;
+  HeaderFields h;
   RETURN_IF_ERROR(parse_header(bytes, *hs, &h));
   ASSIGN_OR_RETURN(const Section* vs, circom::find_section(c, kKind, kValuesSection, "witness values", true));
   const uint64_t expected = uint64_t(h.n8) * h.count;
   if (vs->size != expected) {
-    return invalid_argument("wtns: section 2 (header" + at(vs->header_at) + ") has " + std::to_string(vs->size) +
+    return invalid_argument("wtns: section 2 (header" + at(vs->header_offset) + ") has " + std::to_string(vs->size) +
                             " bytes, expected n8·nWitness = " + std::to_string(expected));
   }
-  return convert_values(bytes, *vs, h.count, pool);
+  return WtnsHeader{.count = h.count, .values_offset = vs->offset, .end_offset = c.end_offset};
+}
+
+StatusOr<std::vector<Fr>> parse_wtns(ByteSpan bytes, ThreadPool* pool) {
+  ASSIGN_OR_RETURN(WtnsHeader h, parse_wtns_header(bytes));
+  return convert_values(bytes, h.values_offset, h.count, pool);
 }
 
 StatusOr<std::vector<Fr>> read_wtns(const std::string& path, ThreadPool* pool) {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+#include "cuzk/base/huge_pages.h"
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/ec/zkey_codec.h"
 #include "curve_ids.h"
@@ -23,15 +24,6 @@ constexpr uint64_t kG2Bytes = ec::kG2ZkeyBytes;
 constexpr uint32_t kNumSections = 10;
 
 Status bad(const std::string& msg, uint64_t offset) { return invalid_argument("zkey: " + msg + at_offset(offset)); }
-
-std::string printable_magic(ByteSpan m) {
-  std::string s;
-  for (uint8_t c : m) {
-    if (c < 0x20 || c > 0x7e) return "0x" + to_hex(m);
-    s.push_back(char(c));
-  }
-  return "'" + s + "'";
-}
 
 // Point codec by type, so that one template decodes both groups.
 template <class P>
@@ -69,7 +61,7 @@ StatusOr<P> decode_at(const Ctx& ctx, uint64_t offset, const char* name, uint64_
 // All `count` points of a section.
 template <class P>
 StatusOr<std::vector<P>> decode_dense(const Ctx& ctx, const Iden3Section& s, uint64_t count, const char* name) {
-  std::vector<P> out(count);
+  std::vector<P> out = huge_page_vector<P>(count);
   RETURN_IF_ERROR(internal::parallel_try(ctx.pool, count, chunk_for(ctx), [&](uint64_t i) -> Status {
     auto p = decode_at<P>(ctx, s.offset + i * Lem<P>::kBytes, name, i);
     if (!p.ok()) return p.status();
@@ -83,7 +75,7 @@ StatusOr<std::vector<P>> decode_dense(const Ctx& ctx, const Iden3Section& s, uin
 template <class P>
 StatusOr<std::vector<P>> decode_filtered(const Ctx& ctx, const Iden3Section& s, const r1cs::Bitmap& map,
                                          const char* name) {
-  std::vector<P> out(map.popcount);
+  std::vector<P> out = huge_page_vector<P>(map.popcount);
   const std::vector<uint64_t> rank = internal::bitmap_ranks(map);
   RETURN_IF_ERROR(internal::parallel_try(ctx.pool, map.bit_len, chunk_for(ctx), [&](uint64_t i) -> Status {
     if (!map.test(i)) return ok_status();
@@ -117,46 +109,6 @@ StatusOr<const Iden3Section*> require(const Iden3Container& c, uint32_t id, cons
 }
 
 }  // namespace
-
-const Iden3Section* Iden3Container::find(uint32_t id) const {
-  for (const Iden3Section& s : sections) {
-    if (s.id == id) return &s;
-  }
-  return nullptr;
-}
-
-StatusOr<Iden3Container> parse_iden3_container(ByteSpan file, std::string_view expected_magic) {
-  const std::string kind = expected_magic.empty() ? std::string("iden3 file") : std::string(expected_magic);
-  if (file.size() < 12)
-    return invalid_argument(kind + ": file has " + std::to_string(file.size()) +
-                            " bytes, shorter than the 12-byte container header" + at_offset(0));
-  Iden3Container c;
-  c.magic.assign(reinterpret_cast<const char*>(file.data()), 4);
-  if (!expected_magic.empty() && c.magic != expected_magic)
-    return invalid_argument(kind + ": wrong magic " + printable_magic(file.first(4)) + ", expected '" +
-                            std::string(expected_magic) + "'" + at_offset(0));
-  c.version = load_u32le(file.data() + 4);
-  const uint32_t count = load_u32le(file.data() + 8);
-  c.sections.reserve(std::min<uint64_t>(count, file.size() / 12));
-  uint64_t pos = 12;
-  for (uint32_t i = 0; i < count; ++i) {
-    if (file.size() - pos < 12)
-      return invalid_argument(kind + ": truncated: section header " + std::to_string(i) + " of " +
-                              std::to_string(count) + " runs past the end of the file (" + std::to_string(file.size()) +
-                              " bytes)" + at_offset(pos));
-    Iden3Section s{load_u32le(file.data() + pos), pos, pos + 12, load_u64le(file.data() + pos + 4)};
-    if (s.size > file.size() - s.offset)
-      return invalid_argument(kind + ": truncated: section " + std::to_string(s.id) + " declares " +
-                              std::to_string(s.size) + " bytes but only " + std::to_string(file.size() - s.offset) +
-                              " remain" + at_offset(pos));
-    if (c.find(s.id) != nullptr)
-      return invalid_argument(kind + ": section " + std::to_string(s.id) + " appears twice" + at_offset(pos));
-    c.sections.push_back(s);
-    pos = s.offset + s.size;
-  }
-  c.end_offset = pos;
-  return c;
-}
 
 StatusOr<ZkeyHeader> parse_zkey_header(ByteSpan file, const Iden3Container& c) {
   ZkeyHeader h;

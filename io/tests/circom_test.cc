@@ -319,6 +319,11 @@ TEST(Wtns, RoundTripRandom) {
     auto back = parse_wtns(bytes, &pool);
     ASSERT_TRUE(back.ok()) << back.status().to_string();
     EXPECT_EQ(*back, w);
+    auto header = parse_wtns_header(bytes);  // what the daemon checks at submit
+    ASSERT_TRUE(header.ok()) << header.status().to_string();
+    EXPECT_EQ(header->count, n);
+    EXPECT_EQ(header->values_offset, 76u);
+    EXPECT_EQ(header->end_offset, bytes.size());
   }
   std::vector<Fr> w = {Fr::one(), Fr::from_uint(9)};
   const std::string path = "/tmp/cuzk_wtns_" + std::to_string(OsRng()()) + ".wtns";

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
 #include "affine_batch.h"
+#include "cuzk/base/huge_pages.h"
 #include "cuzk/ec/point.h"
 #include "cuzk/msm/msm.h"
 #include "cuzk/msm/plan.h"
@@ -28,9 +31,9 @@ class WindowWorker {
         buckets_(plan.num_buckets),
         count_(plan.num_buckets),
         start_(plan.num_buckets),
-        digits_(plan.chunk_points),
-        sorted_(plan.chunk_points),
-        sums_(plan.chunk_points) {}
+        digits_(huge_page_vector<uint32_t>(plan.chunk_points)),
+        sorted_(huge_page_vector<uint32_t>(plan.chunk_points)),
+        sums_(huge_page_vector<A>(plan.chunk_points)) {}
 
   ec::Xyzz<C> window_sum(std::span<const A> bases, std::span<const ff::Limbs<4>> scalars, int window) {
     std::fill(buckets_.begin(), buckets_.end(), A::identity());
@@ -231,14 +234,31 @@ ec::Jacobian<C> pippenger(std::span<const ec::Affine<C>> bases, std::span<const 
   ThreadPool& pool = pool_of(options);
   const MsmPlan plan = make_plan(n, pool.size(), options.window_bits);
   std::vector<ec::Xyzz<C>> partial(plan.num_tasks());
+  // Workers are handed from chunk to chunk, so that each thread allocates
+  // (and the kernel faults in) a worker's scratch once per call, not once per
+  // chunk: ~110 bytes per point, 7 MB at 2^16, and parallel_for makes up to
+  // 4 chunks per thread. A one-shot 2^16 proof takes 5 400 fewer page faults
+  // (24 900 → 19 500) and 6% less CPU time (docs/perf.md).
+  std::mutex idle_mu;
+  std::vector<std::unique_ptr<WindowWorker<C>>> idle;  // GUARDED_BY(idle_mu)
   auto run_tasks = [&](size_t begin, size_t end) {
-    WindowWorker<C> worker(plan);
+    std::unique_ptr<WindowWorker<C>> worker;
+    {
+      std::lock_guard<std::mutex> lock(idle_mu);
+      if (!idle.empty()) {
+        worker = std::move(idle.back());
+        idle.pop_back();
+      }
+    }
+    if (!worker) worker = std::make_unique<WindowWorker<C>>(plan);
     for (size_t t = begin; t < end; ++t) {
       const int w = int(t / plan.point_ranges);
       const size_t r = t % plan.point_ranges;
       const size_t lo = n * r / plan.point_ranges, hi = n * (r + 1) / plan.point_ranges;
-      partial[t] = worker.window_sum(bases.subspan(lo, hi - lo), scalars.subspan(lo, hi - lo), w);
+      partial[t] = worker->window_sum(bases.subspan(lo, hi - lo), scalars.subspan(lo, hi - lo), w);
     }
+    std::lock_guard<std::mutex> lock(idle_mu);
+    idle.push_back(std::move(worker));
   };
   if (plan.threads <= 1) {
     run_tasks(0, plan.num_tasks());

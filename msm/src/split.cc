@@ -5,6 +5,7 @@
 #include <cassert>
 
 #include "affine_batch.h"
+#include "cuzk/base/huge_pages.h"
 
 namespace cuzk::msm {
 namespace {
@@ -128,7 +129,7 @@ ec::Jacobian<C> split_msm(std::span<const ec::Affine<C>> bases, const SplitScala
                           const MsmOptions& options) {
   assert(bases.size() == split.size);
   const ec::Jacobian<C> ones = batch_add<C>(bases, split.ones, options);
-  std::vector<ec::Affine<C>> tail_bases(split.tail_positions.size());
+  std::vector<ec::Affine<C>> tail_bases = huge_page_vector<ec::Affine<C>>(split.tail_positions.size());
   pool_of(options).parallel_for(tail_bases.size(), 4096, [&](size_t b, size_t e) {
     for (size_t j = b; j < e; ++j) tail_bases[j] = bases[split.tail_positions[j]];
   });

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "cuzk/base/byte_size.h"
 #include "cuzk/base/log.h"
 #include "curio_keys.h"
 #include "listen_address.h"
@@ -135,7 +136,7 @@ class TomlReader {
       *is_auto = true;
       return ok_status();
     }
-    auto v = parse_size(s);
+    auto v = parse_byte_size(s);
     if (!v.ok()) return invalid_argument(section + "." + key + ": " + v.status().message());
     *out = *v;
     if (is_auto) *is_auto = false;
@@ -318,7 +319,7 @@ Status read_filecoin_key(const std::string& k, const toml::node& v, const std::s
     if (v.is_integer() && *v.value<int64_t>() > 0) {
       out.sector_size = uint64_t(*v.value<int64_t>());
     } else if (v.is_string()) {
-      auto size = parse_size(*v.value<std::string>());
+      auto size = parse_byte_size(*v.value<std::string>());
       if (!size.ok()) return invalid_argument(where + ".sector_size: " + size.status().message());
       out.sector_size = *size;
     } else {
@@ -560,32 +561,6 @@ std::vector<std::string> config_warnings(const ServerConfig& c, unsigned hardwar
     out.push_back("pipeline: preparation_workers, workers_per_device and finalizer_threads add up to far more "
                   "workers than the machine's " + std::to_string(hw) + " hardware threads can serve");
   return out;
-}
-
-StatusOr<uint64_t> parse_size(const std::string& text) {
-  // digits, then at most one '.' followed by digits, then the unit
-  size_t i = 0, dots = 0, digits = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
-    if (text[i] == '.') ++dots;
-    else ++digits;
-    ++i;
-  }
-  if (digits == 0 || dots > 1 || text[0] == '.' || text[i - 1] == '.')
-    return invalid_argument("\"" + text + "\" is not a size (examples: 4096, 512MiB, 1.5GiB)");
-  double v = std::strtod(text.substr(0, i).c_str(), nullptr);
-  std::string unit = text.substr(i);
-  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
-  static const std::map<std::string, double> kUnits = {
-      {"", 1},          {"B", 1},           {"K", 1e3},         {"KB", 1e3},   {"M", 1e6},
-      {"MB", 1e6},      {"G", 1e9},         {"GB", 1e9},        {"T", 1e12},   {"TB", 1e12},
-      {"KiB", 1024.0},  {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}};
-  auto it = kUnits.find(unit);
-  if (it == kUnits.end()) return invalid_argument("\"" + text + "\": unknown unit \"" + unit + "\"");
-  double bytes = v * it->second;
-  if (!(bytes >= 0) || bytes > 1.8e19) return invalid_argument("\"" + text + "\" is out of range");
-  if (it->second == 1 && bytes != std::floor(bytes))
-    return invalid_argument("\"" + text + "\" is not a whole number of bytes");
-  return uint64_t(bytes);  // a fraction of a larger unit rounds down
 }
 
 }  // namespace cuzk::server

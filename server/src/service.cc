@@ -5,7 +5,7 @@
 
 #include "convert.h"
 #include "cuzk/base/log.h"
-#include "cuzk/server/server.h"
+#include "cuzk/server/status_json.h"
 
 namespace cuzk::server {
 namespace {

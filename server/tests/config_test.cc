@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdlib.h>
 
+#include "cuzk/base/byte_size.h"
 #include "cuzk/server/config.h"
 
 namespace cuzk::server {
@@ -354,17 +355,21 @@ TEST(Config, TheDocumentedExampleParsesWithoutWarnings) {
   EXPECT_EQ(c->engine.circuits.size(), 1u);
 }
 
-TEST(Config, Sizes) {
-  EXPECT_EQ(*parse_size("4096"), 4096u);
-  EXPECT_EQ(*parse_size("512MiB"), uint64_t(512) << 20);
-  EXPECT_EQ(*parse_size("1.5 GiB"), uint64_t(3) << 29);
-  EXPECT_EQ(*parse_size("2G"), 2'000'000'000u);
-  EXPECT_FALSE(parse_size("").ok());
-  EXPECT_FALSE(parse_size("12 parsecs").ok());
-  EXPECT_FALSE(parse_size("-1").ok());
-  EXPECT_EQ(*parse_size("1.1GiB"), uint64_t(1.1 * 1073741824.0));  // rounds down
-  for (const char* junk : {"1.2.3GiB", ".5GiB", "5.GiB", "0.5", "1.5B", "..", "1..2M"})
-    EXPECT_FALSE(parse_size(junk).ok()) << junk;
+TEST(Config, SizesMeanWhatTheCommandLineMeans) {
+  // One parser (base/byte_size.h) for the file and for --vram-limit: binary
+  // units whatever the spelling or case.
+  for (const char* spelling : {"16G", "16g", "16GB", "16gb", "16GiB", "16 gib"}) {
+    std::vector<std::string> w;
+    auto c = parse_config(std::string("[pipeline]\nvram_limit = \"") + spelling + "\"\n", "t", env(), &w);
+    ASSERT_TRUE(c.ok()) << spelling << ": " << c.status().to_string();
+    EXPECT_EQ(c->engine.vram_limit_bytes, uint64_t(16) << 30) << spelling;
+    EXPECT_EQ(c->engine.vram_limit_bytes, *parse_byte_size(spelling)) << spelling;
+  }
+  std::vector<std::string> w;
+  auto c = parse_config("[pipeline]\nvram_limit = \"16 parsecs\"\n", "t", env(), &w);
+  ASSERT_FALSE(c.ok());
+  EXPECT_NE(c.status().message().find("pipeline.vram_limit: \"16 parsecs\" is not a size"), std::string::npos)
+      << c.status().message();
 }
 
 TEST(Config, ASectionThatIsNotATableIsAnError) {

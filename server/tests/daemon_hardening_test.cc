@@ -23,18 +23,13 @@
 #include "cuzk/server/client.h"
 #include "cuzk/server/server.h"
 #include "cuzk/v1/cuzk.grpc.pb.h"
+#include "test_support.h"
 
 namespace cuzk::server {
 namespace {
 
 using namespace std::chrono_literals;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::read_file;
 
 // A plain TCP connection to 127.0.0.1:port (-1 on failure).
 int connect_local(int port) {
@@ -100,24 +95,11 @@ class HardeningTest : public ::testing::Test {
   }
 
   ServerConfig config(const std::string& name) {
-    ServerConfig c = default_config(read_config_env());
-    c.listen = "unix://" + *dir_ + "/" + name + "/run/cuzk.sock";
-    c.status_listen = "127.0.0.1:0";
-    c.engine.cache_dir = *dir_ + "/cache";
-    c.engine.total_budget_bytes = uint64_t(1) << 30;
-    c.engine.prover_threads = 2;
-    c.engine.circuits[0].demo_spec.lg_domain = 8;
-    c.engine.circuits[0].demo_spec.num_public_inputs = 2;
-    return c;
+    return testing::demo_config(*dir_, "unix://" + *dir_ + "/" + name + "/run/cuzk.sock");
   }
 
   void start(const ServerConfig& c) {
-    auto s = Server::start(c);
-    ASSERT_TRUE(s.ok()) << s.status().to_string();
-    server_ = std::move(*s);
-    engine::DemoFiles f = engine::demo_files(c.engine.circuits[0].demo_spec, c.engine.cache_dir);
-    wtns_ = read_file(f.wtns);
-    vk_ = *io::read_vk_json(f.vk_json);
+    ASSERT_NO_FATAL_FAILURE(testing::start_demo_daemon(c, &server_, &wtns_, &vk_));
     channel_ = grpc::CreateChannel(server_->grpc_address(), grpc::InsecureChannelCredentials());
     stub_ = v1::ProvingEngine::NewStub(channel_);
   }
@@ -145,15 +127,7 @@ class HardeningTest : public ::testing::Test {
     grpc::Status s = stub_->Prove(context(60s).get(), req, &resp);
     ASSERT_TRUE(s.ok()) << s.error_message();
     ASSERT_EQ(resp.result().status(), v1::AwaitProofResponse::COMPLETED) << resp.result().error_message();
-    auto proof = io::parse_proof(ByteSpan(reinterpret_cast<const uint8_t*>(resp.result().proof().data()), 192));
-    ASSERT_TRUE(proof.ok());
-    std::vector<ff::Fr> pub;
-    for (const std::string& b : resp.result().public_inputs()) {
-      std::array<uint8_t, 32> be{};
-      std::copy_n(b.begin(), 32, be.begin());
-      pub.push_back(*ff::Fr::from_bytes_be(be));
-    }
-    EXPECT_TRUE(*groth16::verify(vk_, pub, *proof));
+    testing::expect_verifies(vk_, resp.result().proof(), resp.result().public_inputs());
   }
 
   int http_port() const {

@@ -25,18 +25,14 @@
 #include "cuzk/server/client.h"
 #include "cuzk/server/server.h"
 #include "cuzk/v1/cuzk.grpc.pb.h"
+#include "test_support.h"
 
 namespace cuzk::server {
 namespace {
 
 using namespace std::chrono_literals;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::read_file;
 
 class DaemonTest : public ::testing::Test {
  protected:
@@ -51,27 +47,14 @@ class DaemonTest : public ::testing::Test {
   }
 
   ServerConfig config(const std::string& name) {
-    ServerConfig c = default_config(read_config_env());
-    c.listen = "unix://" + *dir_ + "/" + name + "/run/cuzk.sock";
-    c.status_listen = "127.0.0.1:0";
-    c.engine.cache_dir = *dir_ + "/cache";
-    c.engine.total_budget_bytes = uint64_t(1) << 30;
-    c.engine.prover_threads = 2;
-    c.engine.circuits[0].demo_spec.lg_domain = 8;
-    c.engine.circuits[0].demo_spec.num_public_inputs = 2;
-    return c;
+    return testing::demo_config(*dir_, "unix://" + *dir_ + "/" + name + "/run/cuzk.sock");
   }
 
   void start(const ServerConfig& c) {
-    auto s = Server::start(c);
-    ASSERT_TRUE(s.ok()) << s.status().to_string();
-    server_ = std::move(*s);
+    ASSERT_NO_FATAL_FAILURE(testing::start_demo_daemon(c, &server_, &wtns_, &vk_));
     auto cl = Client::connect(server_->grpc_address(), 10s);
     ASSERT_TRUE(cl.ok()) << cl.status().to_string();
     client_ = std::move(*cl);
-    engine::DemoFiles f = engine::demo_files(c.engine.circuits[0].demo_spec, c.engine.cache_dir);
-    wtns_ = read_file(f.wtns);
-    vk_ = *io::read_vk_json(f.vk_json);
     auto channel = grpc::CreateChannel(server_->grpc_address(), grpc::InsecureChannelCredentials());
     stub_ = v1::ProvingEngine::NewStub(channel);
   }
@@ -85,12 +68,7 @@ class DaemonTest : public ::testing::Test {
 
   void expect_valid(const engine::JobResult& r) {
     ASSERT_EQ(r.outcome, engine::JobOutcome::kCompleted) << r.error_message;
-    ASSERT_EQ(r.proof.size(), 192u);
-    auto proof = io::parse_proof(ByteSpan(reinterpret_cast<const uint8_t*>(r.proof.data()), 192));
-    ASSERT_TRUE(proof.ok());
-    std::vector<ff::Fr> pub;
-    for (const auto& b : r.public_inputs) pub.push_back(*ff::Fr::from_bytes_be(b));
-    EXPECT_TRUE(*groth16::verify(vk_, pub, *proof));
+    testing::expect_verifies(vk_, r.proof, r.public_inputs);
   }
 
   static inline std::string* dir_ = nullptr;

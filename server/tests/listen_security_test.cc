@@ -21,6 +21,7 @@
 #include "cuzk/server/client.h"
 #include "cuzk/server/config.h"
 #include "cuzk/server/server.h"
+#include "test_support.h"
 
 namespace cuzk::server {
 namespace {
@@ -238,26 +239,15 @@ class TlsTest : public ::testing::Test {
   }
 
   ServerConfig config() {
-    ServerConfig c = default_config(read_config_env());
-    c.listen = "127.0.0.1:0";
+    ServerConfig c = testing::demo_config(dir_, "127.0.0.1:0");
     c.status_listen = "";
-    c.engine.cache_dir = dir_ + "/cache";
-    c.engine.total_budget_bytes = uint64_t(1) << 30;
-    c.engine.prover_threads = 2;
-    c.engine.circuits[0].demo_spec.lg_domain = 8;
-    c.engine.circuits[0].demo_spec.num_public_inputs = 2;
     c.tls_cert = dir_ + "/server.pem";
     c.tls_key = dir_ + "/server.key";
     return c;
   }
 
   void start(const ServerConfig& c) {
-    auto s = Server::start(c);
-    ASSERT_TRUE(s.ok()) << s.status().to_string();
-    server_ = std::move(*s);
-    engine::DemoFiles f = engine::demo_files(c.engine.circuits[0].demo_spec, c.engine.cache_dir);
-    wtns_ = read_file(f.wtns);
-    vk_ = *io::read_vk_json(f.vk_json);
+    ASSERT_NO_FATAL_FAILURE(testing::start_demo_daemon(c, &server_, &wtns_, &vk_));
   }
 
   // Connections expected to fail get a short timeout.
@@ -273,11 +263,7 @@ class TlsTest : public ::testing::Test {
     auto r = client.prove(a);
     ASSERT_TRUE(r.ok()) << r.status().to_string();
     ASSERT_EQ(r->outcome, engine::JobOutcome::kCompleted) << r->error_message;
-    auto proof = io::parse_proof(ByteSpan(reinterpret_cast<const uint8_t*>(r->proof.data()), 192));
-    ASSERT_TRUE(proof.ok());
-    std::vector<ff::Fr> pub;
-    for (const auto& b : r->public_inputs) pub.push_back(*ff::Fr::from_bytes_be(b));
-    EXPECT_TRUE(*groth16::verify(vk_, pub, *proof));
+    testing::expect_verifies(vk_, r->proof, r->public_inputs);
   }
 
   std::string dir_;

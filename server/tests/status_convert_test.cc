@@ -10,6 +10,7 @@
 #include "../src/convert.h"
 #include "cuzk/base/utf8.h"
 #include "cuzk/server/server.h"
+#include "cuzk/server/status_json.h"
 
 namespace cuzk::server {
 namespace {

@@ -91,6 +91,8 @@ lacks "without a gRPC code" "INVALID_ARGUMENT"
 run 2 "an option of proving from key files (--backend) is refused, not ignored" \
   "$cuzk" prove --addr "$addr" --circuit demo --wtns w.wtns --backend cpu
 says "naming it" "--backend belongs to proving from key files"
+run 2 "... as is --verbose" "$cuzk" prove --addr "$addr" --circuit demo --wtns w.wtns --verbose
+says "naming it" "--verbose belongs to proving from key files"
 run 2 "an unknown circuit" "$cuzk" prove --addr "$addr" --circuit nope --wtns w.wtns
 says "the daemon's answer keeps its code" "NOT_FOUND: .*nope"
 # The demo witness with BN254's r as its prime (header section: n8, then the prime).

@@ -54,7 +54,42 @@ run 0 "cuzk prove takes the positional form too" "$cuzk" prove "$zkey" w.wtns p2
 run 0 "... and verify" "$cuzk" verify vk.json pub2.json p2.json
 run 2 "positional files and options together are refused" "$cuzk" prove "$zkey" w.wtns --proof x.json
 run 2 "an output that is an input is refused" "$cuzk" groth16 prove "$zkey" w.wtns w.wtns public.json
-says "naming it" "w.wtns is also an input"
+says "naming it by its place" "w.wtns, given 3rd \\(the proof.json to write\\), is also an input"
+lacks "naming no option" "--proof"
+
+echo "cli: groth16 prove talks as snarkjs does"
+run 0 "groth16 prove prints nothing on success" "$cuzk" groth16 prove "$zkey" w.wtns quiet.json quiet.pub.json
+run 0 "... (stdout and stderr empty)" test ! -s "$last"
+run 0 "groth16 prove --verbose" "$cuzk" groth16 prove "$zkey" w.wtns quiet.json quiet.pub.json --verbose
+says "says where it proves" "^cuzk groth16 prove: (no GPU found, proving on the cpu|proving on )"
+says "and the times" "^cuzk groth16 prove: load [0-9.]+ s"
+run 0 "cuzk prove" "$cuzk" prove --zkey "$zkey" --wtns w.wtns --proof talk.json
+says "says where it proves" "^cuzk prove: (no GPU found, proving on the cpu|proving on )"
+lacks "no source location in any message" "\.(cc|cu|h):[0-9]+|/src/"
+lacks "no stage lines without --verbose" "stages \(ms\)"
+run 0 "... once" test "$(grep -c "proving on" "$last")" -eq 1
+
+echo "cli: conventional command line"
+run 0 "cuzk --version" "$cuzk" --version
+says "says the version" "^cuzk [0-9]+\.[0-9]+"
+run 0 "cuzk help" "$cuzk" help
+says "lists the commands" "groth16"
+run 0 "cuzk help groth16 prove" "$cuzk" help groth16 prove
+says "shows that command's help" "circuit.zkey witness.wtns proof.json public.json"
+run 2 "cuzk help frobnicate" "$cuzk" help frobnicate
+says "names it" '"frobnicate" is not a command'
+run 2 "an unknown subcommand: groth16 fullprove" "$cuzk" groth16 fullprove in.json c.wasm c.zkey p.json pub.json
+says "names it and suggests" '^cuzk groth16: "fullprove" is not a command; did you mean "prove"\?'
+says "says how to get the witness" "snarkjs wtns calculate"
+lacks "not the generic message" "A subcommand is required"
+run 2 "a misspelt command" "$cuzk" verfiy vk.json public.json proof.json
+says "suggests the right one" 'did you mean "verify"\?'
+run 2 "--json on a bad input" "$cuzk" groth16 prove "$zkey" missing.wtns j.json --json
+says "a JSON error object on stdout" '^\{"code":"[A-Z_]+","command":"groth16 prove","error":".*missing.wtns.*","exit_code":2,"ok":false\}$'
+run 2 "--json with an unknown option" "$cuzk" verify --json --frobnicate
+says "a JSON error object too" '^\{"code":"INVALID_ARGUMENT","command":"verify","error":".*frobnicate.*","exit_code":2,"ok":false\}$'
+run 2 "--json with an unknown command" "$cuzk" groth16 fullprove --json
+says "a JSON error object too" '^\{"code":"INVALID_ARGUMENT",.*"error":".*fullprove.*","exit_code":2,"ok":false\}$'
 
 echo "cli: files of the wrong kind"
 run 2 "--params given a .zkey" "$cuzk" prove --params "$zkey" --r1cs "$circuit" --wtns w.wtns
@@ -62,7 +97,13 @@ says "says what it is and which option takes it" "the file is a snarkjs Groth16 
 run 2 "--vk given verification_key.json" "$cuzk" verify --vk vk.json --public public.json --proof proof.json
 says "names --vkey" "give it to --vkey"
 run 2 "the witness and the key swapped" "$cuzk" groth16 prove w.wtns "$zkey" out.json out.pub.json
-says "names the witness" "the file is a circom witness \(.wtns\); give it to --wtns"
+says "says so" "^cuzk groth16 prove: files swapped\? w.wtns \(1st\) is a circom witness \(.wtns\) and .*zkey \(2nd\) is a snarkjs"
+lacks "naming no option the user did not type" "--wtns|--zkey"
+run 2 "public.json and proof.json swapped" "$cuzk" groth16 verify vk.json proof.json public.json
+says "says so" "files swapped\? proof.json \(2nd\) is a snarkjs proof .* and public.json \(3rd\)"
+lacks "naming no option" "--public|--proof"
+run 2 "the witness in the key's place, twice" "$cuzk" groth16 prove w.wtns w.wtns out.json
+says "says where it goes" "w.wtns \(1st\) is a circom witness \(.wtns\): it goes 2nd, as witness.wtns"
 run 2 "public.json given as the proof" "$cuzk" verify --vkey vk.json --public public.json --proof public.json
 says "names --public" "give it to --public"
 run 0 "--vkey takes a .zkey (its verifying key)" "$cuzk" verify --vkey "$zkey" --public public.json --proof proof.json

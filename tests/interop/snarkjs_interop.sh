@@ -134,6 +134,12 @@ echo "interop: snarkjs's command lines (cuzk groth16 prove|verify)"
 check "cuzk groth16 prove, snarkjs's argument order" \
   "$CUZK" groth16 prove tiny.s.zkey tiny.wtns tiny.g.proof.json tiny.g.public.json
 check "snarkjs verifies it" snarkjs_verify tiny.s.vk.json tiny.g.public.json tiny.g.proof.json
+# Scripts pass names from mktemp: groth16 prove writes snarkjs's JSON whatever the names.
+proof_tmp=$(mktemp -p . proof.XXXXXX) public_tmp=$(mktemp -p . public.XXXXXX)
+check "cuzk groth16 prove, output names without .json" \
+  "$CUZK" groth16 prove tiny.s.zkey tiny.wtns "$proof_tmp" "$public_tmp"
+check "snarkjs verifies that proof" snarkjs_verify tiny.s.vk.json "$public_tmp" "$proof_tmp"
+check "cuzk groth16 verify reads it back" "$CUZK" groth16 verify tiny.s.vk.json "$public_tmp" "$proof_tmp"
 check "cuzk groth16 verify accepts snarkjs's proof" \
   "$CUZK" groth16 verify tiny.s.vk.json tiny.s.public.json tiny.s.proof.json
 check_fails "cuzk groth16 verify rejects a tampered proof" \

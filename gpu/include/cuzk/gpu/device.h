@@ -39,7 +39,8 @@ struct MemInfo {
 StatusOr<int> device_count();
 // True when at least one device can be used. Never fails.
 bool device_available();
-// A short reason why no device can be used ("" when one can), for test skips.
+// A short reason why no device can be used ("" when one can), for test skips
+// and for users: the CUDA error's name and text, never a source location.
 std::string device_unavailable_reason();
 
 StatusOr<DeviceInfo> device_info(int ordinal);

@@ -78,6 +78,18 @@ Status write_circom_r1cs(const r1cs::Circuit& circuit, const std::string& path,
 // 32·nWitness >= 4 GiB and section 2 is the file's last (circom_runtime's
 // JavaScript writer gets that length wrong). Converts on `pool` when given.
 StatusOr<std::vector<Fr>> parse_wtns(ByteSpan bytes, ThreadPool* pool = nullptr);
+
+// What a .wtns image says of itself, read without converting the values.
+struct WtnsHeader {
+  uint64_t count = 0;          // nWitness, ONE included
+  uint64_t values_offset = 0;  // section 2's first byte: value i at values_offset + 32·i
+  uint64_t end_offset = 0;     // first byte after the last section
+};
+// Everything parse_wtns checks but the values themselves: the container,
+// version 2, the field (32 bytes, BLS12-381's r; BN254's r is named with
+// the `circom --prime bls12381` way out), nWitness >= 1 and section 2's
+// size. Errors as parse_wtns's. Cheap: reads the headers only.
+StatusOr<WtnsHeader> parse_wtns_header(ByteSpan bytes);
 StatusOr<std::vector<Fr>> read_wtns(const std::string& path, ThreadPool* pool = nullptr);
 
 std::vector<uint8_t> serialize_wtns(std::span<const Fr> witness);

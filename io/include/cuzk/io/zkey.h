@@ -1,9 +1,6 @@
-// snarkjs Groth16 proving keys (.zkey, curve bls12381; formats.md §5) and the
-// iden3 binary container they share with .r1cs, .wtns and .ptau.
-//
-// Container: 4-byte ASCII magic, u32le version, u32le section count, then
-// sections, each u32le id ‖ u64le payload size ‖ payload. Sections are found
-// by id in any order; unknown ids are ignored.
+// snarkjs Groth16 proving keys (.zkey, curve bls12381; formats.md §5), in
+// the iden3 container they share with .r1cs, .wtns and .ptau (iden3.h).
+// Sections are found by id in any order; unknown ids are ignored.
 //
 // .zkey Groth16 sections (magic "zkey", version 1):
 //   1 header (u32 protocol, 1 = Groth16)     2 Groth16 header (964 bytes)
@@ -24,6 +21,7 @@
 #include "cuzk/base/status.h"
 #include "cuzk/base/thread_pool.h"
 #include "cuzk/groth16/keys.h"
+#include "cuzk/io/iden3.h"
 #include "cuzk/r1cs/circuit.h"
 
 namespace cuzk::io {
@@ -38,32 +36,6 @@ struct ReadOptions {
   // Pool for the parallel decode; default_thread_pool() when null.
   ThreadPool* pool = nullptr;
 };
-
-// ---- iden3 container ----------------------------------------------------
-
-struct Iden3Section {
-  uint32_t id = 0;
-  uint64_t header_offset = 0;  // where the 12-byte section header starts
-  uint64_t offset = 0;         // first payload byte
-  uint64_t size = 0;           // payload bytes
-};
-
-struct Iden3Container {
-  std::string magic;  // 4 characters
-  uint32_t version = 0;
-  std::vector<Iden3Section> sections;  // in file order
-  uint64_t end_offset = 0;             // first byte after the last section
-
-  // The section with this id, or null. REQUIRES: ids are unique (parse
-  // rejects duplicates).
-  const Iden3Section* find(uint32_t id) const;
-};
-
-// Parses the container directory. Errors (INVALID_ARGUMENT, naming the byte
-// offset): file shorter than the 12-byte header, magic other than
-// `expected_magic` (when non-empty), a section header or payload running
-// past the end of the file, a section id given twice.
-StatusOr<Iden3Container> parse_iden3_container(ByteSpan file, std::string_view expected_magic);
 
 // ---- .zkey --------------------------------------------------------------
 

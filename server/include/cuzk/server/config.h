@@ -85,7 +85,7 @@ Status validate_config(const ServerConfig& config);
 // REQUIRES: validate_config(config) is OK.
 std::vector<std::string> config_warnings(const ServerConfig& config, unsigned hardware_threads);
 
-// "16GiB", "512 MiB", "1.5G", "4096" (bytes). Errors: INVALID_ARGUMENT.
-StatusOr<uint64_t> parse_size(const std::string& text);
+// Sizes in the file ("16GiB", "16G", 4096) are read by cuzk::parse_byte_size
+// (base/byte_size.h): binary units, as on the command line.
 
 }  // namespace cuzk::server

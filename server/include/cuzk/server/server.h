@@ -42,7 +42,4 @@ class Server {
   std::unique_ptr<Impl> impl_;
 };
 
-// Status as JSON (what GET /status returns).
-std::string status_json(const engine::EngineStatus& status);
-
 }  // namespace cuzk::server
