@@ -205,13 +205,6 @@ TEST(ListenSecurity, AbstractUnixSocketsNeedAllowRemote) {
   EXPECT_EQ(validate_config(c).code(), StatusCode::kInvalidArgument);
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 class TlsTest : public ::testing::Test {
  protected:
   void SetUp() override {
