@@ -295,20 +295,16 @@ void Engine::Impl::complete_partition(Item& item) {
 }
 
 void Engine::Impl::observe_stages_locked(const Partition& p, const Job& job) {
-  auto obs = [this](const char* stage, double ms) {
+  const std::pair<const char*, double> stages[] = {
+      {"queue", ms_between(job.submitted, p.picked)},  {"admit", ms_between(p.picked, p.admitted)},
+      {"prepare", ms_between(p.admitted, p.prepared)}, {"wait_worker", ms_between(p.prepared, p.prove_start)},
+      {"prove", ms_between(p.prove_start, p.prove_end)}, {"finalize", ms_between(p.prove_end, p.done)},
+      {"matvec", p.stages.matvec_s * 1000},             {"h", p.stages.h_s * 1000},
+      {"msm", p.stages.msm_s * 1000},                   {"assembly", p.stages.assembly_s * 1000}};
+  for (const auto& [stage, ms] : stages) {
     metrics_.observe_seconds("cuzk_stage_seconds", ms / 1000, std::string("stage=\"") + stage + "\"");
     add_stage(stage_totals_, stage, ms);
-  };
-  obs("queue", ms_between(job.submitted, p.picked));
-  obs("admit", ms_between(p.picked, p.admitted));
-  obs("prepare", ms_between(p.admitted, p.prepared));
-  obs("wait_worker", ms_between(p.prepared, p.prove_start));
-  obs("prove", ms_between(p.prove_start, p.prove_end));
-  obs("finalize", ms_between(p.prove_end, p.done));
-  obs("matvec", p.stages.matvec_s * 1000);
-  obs("h", p.stages.h_s * 1000);
-  obs("msm", p.stages.msm_s * 1000);
-  obs("assembly", p.stages.assembly_s * 1000);
+  }
 }
 
 void Engine::Impl::housekeeping_loop() {
