@@ -1,4 +1,5 @@
 // TOML configuration (toml++), the embedded default and value checks.
+#include "cuzk/base/edit_distance.h"
 #include "cuzk/server/config.h"
 
 #include <unistd.h>
@@ -23,21 +24,6 @@ namespace cuzk::server {
 namespace {
 
 constexpr uint64_t kGiB = uint64_t(1) << 30;
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // The known name `key` was most likely meant to be: within two edits (a typo,
 // a plural), else one that has `key` as one of its words ("budget" for
