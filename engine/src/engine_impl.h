@@ -246,10 +246,17 @@ class Engine::Impl {
   // a prover worker (admission, witness intake, the row check, the matvec
   // where the host makes the rows).
   Status admit_and_prepare(Item& item, WorkerSlot* slot);
+  // Who makes the rows of `circuit_id`'s partitions, from what the devices
+  // hold now: the host; every GPU, whose attached keys (with their circuits)
+  // go into *keys when keys is set; or the GPUs, once the key is attached.
+  enum class RowsPlan { kHost, kDevice, kDeviceOnceAttached };
+  RowsPlan rows_plan(const std::string& circuit_id, std::vector<std::shared_ptr<const groth16::AttachedKey>>* keys);
+  // The pinned buffers (their sizes in values) one partition fills.
+  std::vector<uint64_t> pinned_sizes(const CircuitInfo& info, RowsBy rows_by) const;
   // The one place that decides who makes a partition's a, b, c (sets
   // p.inputs.rows_by and holds the keys that make them) and returns the host
   // bytes the partition needs beyond its key.
-  uint64_t plan_inputs(Item& item);
+  uint64_t plan_inputs(Item& item, const CircuitInfo& info);
   Status prepare(Item& item);
   Status prepare_bench(Item& item);
   // A pinned copy of `witness` (GPU devices; nothing on the CPU).

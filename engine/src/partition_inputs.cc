@@ -46,33 +46,44 @@ void PartitionInputs::clear() {
   row_keys.clear();
 }
 
-uint64_t Engine::Impl::plan_inputs(Item& item) {
-  Job& job = *item.job;
-  PartitionInputs& in = item.part().inputs;
-  in.rows_by = RowsBy::kHost;
-  in.rows_reserved = true;
-  in.row_keys.clear();
-  uint64_t need = job.est_partition_bytes;
+Engine::Impl::RowsPlan Engine::Impl::rows_plan(const std::string& circuit_id,
+                                              std::vector<std::shared_ptr<const groth16::AttachedKey>>* keys) {
   // The CPU, a mix with the CPU, and GPUs told to leave the rows to the host.
-  if (host_alloc_ == nullptr || !config_.matvec_on_device) return need;
-  std::vector<std::shared_ptr<const groth16::AttachedKey>> keys;
+  if (host_alloc_ == nullptr || !config_.matvec_on_device) return RowsPlan::kHost;
   bool unknown = false;
   for (auto& d : devices_) {
-    if (!d->caps.can_make_rows) return need;
-    std::shared_ptr<const groth16::AttachedKey> k = d->attached(job.circuit_id);
-    if (k && !k->computes_rows()) return need;  // a streamed key: the host makes them
+    if (!d->caps.can_make_rows) return RowsPlan::kHost;
+    std::shared_ptr<const groth16::AttachedKey> k = d->attached(circuit_id);
+    if (k && !k->computes_rows()) return RowsPlan::kHost;  // a streamed key: the host makes them
     if (!k) unknown = true;
-    keys.push_back(std::move(k));
+    if (keys) keys->push_back(std::move(k));
   }
-  in.rows_by = RowsBy::kDevice;
-  if (unknown) return need;  // not attached yet: reserved, in case the attach cannot keep the circuit
+  return unknown ? RowsPlan::kDeviceOnceAttached : RowsPlan::kDevice;
+}
+
+std::vector<uint64_t> Engine::Impl::pinned_sizes(const CircuitInfo& info, RowsBy rows_by) const {
+  std::vector<uint64_t> sizes;
+  if (host_alloc_ == nullptr) return sizes;
+  sizes.push_back(info.num_vars);
+  if (rows_by == RowsBy::kHost) sizes.insert(sizes.end(), 3, uint64_t(1) << info.lg_n);
+  return sizes;
+}
+
+uint64_t Engine::Impl::plan_inputs(Item& item, const CircuitInfo& info) {
+  Job& job = *item.job;
+  PartitionInputs& in = item.part().inputs;
+  in.row_keys.clear();
+  std::vector<std::shared_ptr<const groth16::AttachedKey>> keys;
+  const RowsPlan plan = rows_plan(job.circuit_id, &keys);
+  in.rows_by = plan == RowsPlan::kHost ? RowsBy::kHost : RowsBy::kDevice;
+  // Not attached yet: the rows stay reserved, in case the attach cannot keep the circuit.
+  in.rows_reserved = plan != RowsPlan::kDevice;
+  const uint64_t need = job.est_partition_bytes;
+  if (plan != RowsPlan::kDevice) return need;
   // Every GPU holds the key with its circuit, and keeps it while this
   // partition holds it: the rows never touch host memory.
   in.row_keys = std::move(keys);
-  in.rows_reserved = false;
-  StatusOr<CircuitInfo> info = keys_->info(job.circuit_id);
-  if (!info.ok()) return need;  // the admission reports it
-  const uint64_t rows = rows_bytes_of(uint64_t(1) << info->lg_n);
+  const uint64_t rows = rows_bytes_of(uint64_t(1) << info.lg_n);
   return need > rows ? need - rows : 0;
 }
 
@@ -85,15 +96,11 @@ Status Engine::Impl::admit_and_prepare(Item& item, WorkerSlot* slot) {
   if (!p.window.held())
     return job.finished.load() ? ok_status() : cuzk::cancelled("the engine is shutting down");
   ASSIGN_OR_RETURN(CircuitInfo info, keys_->info(job.circuit_id));
-  const uint64_t need = plan_inputs(item);
+  const uint64_t need = plan_inputs(item, info);
   // The pinned buffers this partition will fill, of the sizes the pool
   // keeps: idle ones are claimed with their charges, so that the admission
   // asks the budget only for the rest (and frees none of them).
-  std::vector<uint64_t> wanted;
-  if (host_alloc_ != nullptr) {
-    wanted.push_back(info.num_vars);
-    if (p.inputs.rows_by == RowsBy::kHost) wanted.insert(wanted.end(), 3, uint64_t(1) << info.lg_n);
-  }
+  std::vector<uint64_t> wanted = pinned_sizes(info, p.inputs.rows_by);
   auto claim = [this, &wanted, &p](uint64_t) -> uint64_t {
     uint64_t got = 0;
     for (auto it = wanted.begin(); it != wanted.end();) {
@@ -258,16 +265,10 @@ void Engine::Impl::make_pinned_inputs(const std::string& circuit_id) {
   if (host_alloc_ == nullptr || !window_) return;
   StatusOr<CircuitInfo> info = keys_->info(circuit_id);
   if (!info.ok()) return;
-  bool host_makes_rows = !config_.matvec_on_device;
-  for (auto& d : devices_) {
-    std::shared_ptr<const groth16::AttachedKey> k = d->attached(circuit_id);
-    host_makes_rows = host_makes_rows || !d->caps.can_make_rows || (k && !k->computes_rows());
-  }
+  const RowsBy rows_by = rows_plan(circuit_id, nullptr) == RowsPlan::kHost ? RowsBy::kHost : RowsBy::kDevice;
+  const std::vector<uint64_t> one = pinned_sizes(*info, rows_by);
   std::vector<uint64_t> sizes;
-  for (uint32_t i = 0; i < window_->size(); ++i) {
-    sizes.push_back(info->num_vars);
-    if (host_makes_rows) sizes.insert(sizes.end(), 3, uint64_t(1) << info->lg_n);
-  }
+  for (uint32_t i = 0; i < window_->size(); ++i) sizes.insert(sizes.end(), one.begin(), one.end());
   std::vector<groth16::HostBuffer> held;  // all held until the end, so that each is a different buffer
   uint64_t made_before = pinned_pool_.allocations();
   for (uint64_t n : sizes) {
