@@ -9,6 +9,8 @@ set -euo pipefail
 cuzk=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A step that fails without a message of its own (a pipeline, a grep) names its line.
+trap 'echo "FAILED: $BASH_SOURCE line $LINENO: $BASH_COMMAND" >&2' ERR
 
 expect() {  # expect CODE command...
   local want=$1
@@ -61,7 +63,9 @@ opening=$(((size - 56 - 64) / 66))
 {
   head -c 48 "$work/s/post-winning.vproof"
   printf '\x01\x00\x00\x00\x00\x00\x00\x00'
-  tail -c +57 "$work/s/post-winning.vproof" | head -c "$opening"
+  # (head first: `tail | head -c` ends with tail killed by SIGPIPE, which
+  # pipefail turns into a silent failure of the whole script.)
+  head -c "$((56 + opening))" "$work/s/post-winning.vproof" | tail -c "$opening"
   tail -c 64 "$work/s/post-winning.vproof"
 } >"$work/short-winning.vproof"
 expect 1 "$cuzk" filecoin check-vanilla --kind post "$work/short-winning.vproof" --registered-proof "$WINNING_POST_PROOF" \
