@@ -6,6 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ -z ${CUZK_DEMO_BIN:-} ]]; then
   scripts/setup.sh
+  # The demo runs here and now: GPU code for this machine's GPUs only (the
+  # release build compiles it for every supported GPU, about seven times
+  # longer), or none when there is no GPU to run it.
+  if [[ -z ${CUZK_CMAKE_ARGS:-} ]]; then
+    caps=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. ' | sort -u | sed 's/$/-real/' | paste -sd';' || true)
+    if [[ -n $caps ]]; then export CUZK_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=$caps"; else export CUZK_CMAKE_ARGS="-DCUZK_CUDA=OFF"; fi
+  fi
   scripts/build.sh
 fi
 cuzk=${CUZK_DEMO_BIN:-build/bin/cuzk}

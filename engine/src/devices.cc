@@ -40,19 +40,26 @@ StatusOr<std::unique_ptr<Device>> cuda_device(int ordinal, const EngineConfig& c
 }
 #endif
 
-// The CUDA devices present: 0 without a usable driver (reason in *why).
-int cuda_devices(std::string* why) {
+// The CUDA devices present (0 without a usable driver, reason in *why), and
+// those this build's device code runs on (the others' reasons in *why).
+struct CudaDevices {
+  int present = 0;
+  std::vector<int> usable;
+};
+CudaDevices cuda_devices(std::string* why) {
+  CudaDevices d;
 #ifdef CUZK_ENGINE_CUDA
   StatusOr<int> n = gpu::device_count();
   if (!n.ok() || *n == 0) {
     *why = n.ok() ? "no CUDA device" : gpu::device_unavailable_reason();
-    return 0;
+    return d;
   }
-  return *n;
+  d.present = *n;
+  d.usable = gpu::usable_devices(why);
 #else
   *why = "this build has no CUDA backend";
-  return 0;
 #endif
+  return d;
 }
 
 // Parses "cuda:N"; -1 when `name` is not of that form.
@@ -71,7 +78,8 @@ int cuda_ordinal(const std::string& name) {
 StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& config, ThreadPool* pool) {
   std::vector<std::unique_ptr<Device>> out;
   std::string why;
-  const int present = cuda_devices(&why);
+  const CudaDevices cuda = cuda_devices(&why);
+  const int present = cuda.present;
   auto add_cuda = [&](int ordinal) -> Status {
 #ifdef CUZK_ENGINE_CUDA
     ASSIGN_OR_RETURN(auto d, cuda_device(ordinal, config, pool));
@@ -84,18 +92,23 @@ StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& 
   };
   for (const std::string& name : config.devices) {
     if (name == "auto") {
-      if (present == 0) {
+      if (cuda.usable.empty()) {
         CUZK_LOG(Info) << "devices = auto: proving on the CPU (" << why << ")";
         ASSIGN_OR_RETURN(auto d, cpu_device(pool));
         out.push_back(std::move(d));
       }
-      for (int i = 0; i < present; ++i) RETURN_IF_ERROR(add_cuda(i));
+      if (!cuda.usable.empty() && !why.empty()) {
+        CUZK_LOG(Warn) << "devices = auto: left out: " << why;
+      }
+      for (int i : cuda.usable) RETURN_IF_ERROR(add_cuda(i));
     } else if (name == "cpu" || name == "cpu0") {
       ASSIGN_OR_RETURN(auto d, cpu_device(pool));
       out.push_back(std::move(d));
     } else if (name == "cuda") {
       if (present == 0) return invalid_argument("pipeline.devices: \"cuda\" asks for every CUDA device, and " + why);
-      for (int i = 0; i < present; ++i) RETURN_IF_ERROR(add_cuda(i));
+      if (cuda.usable.size() != size_t(present))
+        return failed_precondition("pipeline.devices: \"cuda\" asks for every CUDA device, and " + why);
+      for (int i : cuda.usable) RETURN_IF_ERROR(add_cuda(i));
     } else if (int ordinal = cuda_ordinal(name); ordinal >= 0) {
       if (ordinal >= present)
         return invalid_argument("pipeline.devices: no device " + name + " (" +

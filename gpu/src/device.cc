@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "cuzk/gpu/arch.h"
 #include "cuzk/gpu/check.h"
 
 namespace cuzk::gpu {
@@ -27,15 +28,35 @@ StatusOr<int> device_count() {
   return n;
 }
 
-bool device_available() {
+std::vector<int> usable_devices(std::string* why_not) {
+  std::vector<int> out;
+  std::string why;
   auto n = device_count();
-  return n.ok() && *n > 0;
+  if (!n.ok()) {
+    why = "no usable CUDA device: " + n.status().message();
+  } else {
+    for (int i = 0; i < *n; ++i) {
+      auto code = device_code(i);
+      if (code.ok()) {
+        out.push_back(i);
+      } else {
+        if (!why.empty()) why += '\n';
+        why += code.status().message();
+      }
+    }
+  }
+  if (why_not != nullptr) *why_not = why;
+  return out;
 }
+
+bool device_available() { return !usable_devices().empty(); }
 
 std::string device_unavailable_reason() {
   auto n = device_count();
   if (!n.ok()) return "no usable CUDA device: " + n.status().message();
   if (*n == 0) return "no CUDA device on this machine";
+  std::string why;
+  if (usable_devices(&why).empty()) return why;
   return "";
 }
 

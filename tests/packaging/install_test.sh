@@ -42,6 +42,18 @@ dpkg-deb -e "$deb" "$work/control"
 r=$work/root
 unit=$r/lib/systemd/system/cuzk.service
 check "usr/bin/cuzk runs" "$r/usr/bin/cuzk" version
+# The package says which build it is, and so does the binary: the GPU build
+# names the architectures it carries device code for.
+if grep -q "^CUZK_HAVE_CUDA:.*=ON" "$build/CMakeCache.txt" 2>/dev/null ||
+   "$r/usr/bin/cuzk" version | grep -q "^cuda: *on"; then
+  check "the .deb says it is the GPU build" grep -q "GPU build" "$work/control/control"
+  check "... and cuzk version names the GPU code it carries" \
+    bash -c "'$r/usr/bin/cuzk' version | grep -qE '^cuda: +on, GPU code for sm_[0-9]+'"
+  check "... with no libcudart to install (the runtime is linked in)" \
+    bash -c "! ldd '$r/usr/bin/cuzk' | grep -q libcudart"
+else
+  check "the .deb says it is the CPU build" grep -q "CPU build" "$work/control/control"
+fi
 check "the unit starts /usr/bin/cuzk with /etc/cuzk/cuzk.toml" \
   has_line "$unit" "ExecStart=/usr/bin/cuzk serve --config /etc/cuzk/cuzk.toml"
 check "... as the user and group cuzk" has_line "$unit" "User=cuzk"

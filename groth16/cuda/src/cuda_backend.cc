@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cuda_internal.h"
+#include "cuzk/gpu/arch.h"
 #include "cuzk/gpu/check.h"
 #include "cuzk/gpu/device.h"
 
@@ -54,6 +55,9 @@ StatusOr<std::unique_ptr<Backend>> make_cuda_backend(const CudaBackendOptions& o
   if (options.device < 0 || options.device >= count)
     return unavailable("no CUDA device " + std::to_string(options.device) + " (" + std::to_string(count) +
                        " present)");
+  // A GPU the build has no device code for: a plain refusal here rather than
+  // a "no kernel image" error from the first launch.
+  RETURN_IF_ERROR(gpu::device_code(options.device).status());
   ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(options.device));
   ASSIGN_OR_RETURN(gpu::DeviceInfo info, gpu::device_info(options.device));
   ASSIGN_OR_RETURN(gpu::MemInfo mem, gpu::mem_info());

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "cuzk/base/status.h"
 
@@ -37,10 +38,16 @@ struct MemInfo {
 // Number of CUDA devices; UNAVAILABLE when the driver or runtime cannot be
 // used (no GPU, no driver).
 StatusOr<int> device_count();
+// The ordinals of the devices this build's device code runs on (gpu/arch.h):
+// a GPU older or newer than every architecture the build carries is left out,
+// and *why_not (when given) says which and why, one per line ("" when none
+// is left out; the driver's error when there is no usable driver).
+std::vector<int> usable_devices(std::string* why_not = nullptr);
 // True when at least one device can be used. Never fails.
 bool device_available();
 // A short reason why no device can be used ("" when one can), for test skips
-// and for users: the CUDA error's name and text, never a source location.
+// and for users: the CUDA error's name and text, or the GPU's architecture
+// and the build's, never a source location.
 std::string device_unavailable_reason();
 
 StatusOr<DeviceInfo> device_info(int ordinal);
