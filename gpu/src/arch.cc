@@ -98,7 +98,7 @@ StatusOr<std::string> device_code(int ordinal) {
                    code_for_device(info.cc_major, info.cc_minor, build_architectures(), "cuda:" + std::to_string(ordinal) + " (" + info.name + ")"));
   int binary = 0, ptx = 0;
   Status probe = detail::probe_kernel_image(ordinal, &binary, &ptx);
-  if (!probe.ok())
+  if (!probe.ok() && probe.code() == StatusCode::kFailedPrecondition)
     return failed_precondition("cuda:" + std::to_string(ordinal) + " (" + info.name + ", " + sm(info.cc_major * 10 + info.cc_minor) +
                                "): the CUDA runtime has no kernel for it in this build (" +
                                build_architectures().describe() + "): " + probe.message());

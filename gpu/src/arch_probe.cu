@@ -19,7 +19,13 @@ Status probe_kernel_image(int ordinal, int* binary_version, int* ptx_version) {
   const cudaError_t err = cudaFuncGetAttributes(&a, arch_probe_kernel);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    return failed_precondition(std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err));
+    const std::string what = std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
+    // Only "no code for this GPU" says the build cannot run there; another
+    // error (a busy or failing device) is for the work itself to report.
+    if (err == cudaErrorNoKernelImageForDevice || err == cudaErrorInvalidDeviceFunction ||
+        err == cudaErrorUnsupportedPtxVersion || err == cudaErrorInvalidPtx)
+      return failed_precondition(what);
+    return unavailable(what);
   }
   *binary_version = a.binaryVersion;
   *ptx_version = a.ptxVersion;

@@ -40,8 +40,10 @@ StatusOr<std::string> code_for_device(int cc_major, int cc_minor, const BuildArc
                                       std::string_view device);
 
 // As above for device `ordinal` against this build, confirmed by asking the
-// runtime for a kernel's attributes (which fails when it has no image for the
-// GPU). UNAVAILABLE without a driver.
+// runtime for a kernel's attributes: FAILED_PRECONDITION when either says the
+// build has no code for the GPU. Another runtime error there (a device in a
+// bad state) is left to the work that uses the device to report.
+// UNAVAILABLE without a driver.
 StatusOr<std::string> device_code(int ordinal);
 
 }  // namespace cuzk::gpu
