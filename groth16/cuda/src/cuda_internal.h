@@ -119,6 +119,9 @@ struct DeviceContext {
 
 // Device bytes a resident key holds (its points and index lists).
 uint64_t resident_key_bytes(const ProvingKey& pk);
+uint64_t resident_key_bytes(const KeyShape& s);
+// Device bytes of a streamed key (its A and B index lists).
+uint64_t streamed_key_bytes(const KeyShape& s);
 
 class CudaKey final : public AttachedKey {
  public:

@@ -131,8 +131,8 @@ StatusOr<std::shared_ptr<const CudaKey>> CudaKey::create(const ProvingKey& pk, s
   std::shared_ptr<CudaKey> key(new CudaKey(pk));
   key->ctx_ = ctx;
   const uint64_t point_bytes = resident_key_bytes(pk);
-  const uint64_t index_bytes = (pk.a.size() + pk.b_g1.size()) * 4 + 512;
   const KeyShape rs = shape_of(pk, true);
+  const uint64_t index_bytes = streamed_key_bytes(rs);
   const uint64_t lane_bytes = lane_bytes_needed(rs, *ctx);
   const uint64_t avail = ctx->budget.available();
   const bool capped = point_bytes > max_device_bytes;

@@ -81,11 +81,15 @@ KeyShape shape_of(const ProvingKey& pk, bool resident) {
   return s;
 }
 
-uint64_t resident_key_bytes(const ProvingKey& pk) {
-  return align(pk.h.size() * sizeof(ec::G1Affine)) + align(pk.l.size() * sizeof(ec::G1Affine)) +
-         align(pk.a.size() * sizeof(ec::G1Affine)) + align(pk.b_g1.size() * sizeof(ec::G1Affine)) +
-         align(pk.b_g2.size() * sizeof(ec::G2Affine)) + align(pk.a.size() * 4) + align(pk.b_g1.size() * 4);
+uint64_t resident_key_bytes(const KeyShape& s) {
+  return align(s.n_h * sizeof(ec::G1Affine)) + align(s.m_l * sizeof(ec::G1Affine)) +
+         align(s.m_a * sizeof(ec::G1Affine)) + align(s.m_b * sizeof(ec::G1Affine)) +
+         align(s.m_b * sizeof(ec::G2Affine)) + align(s.m_a * 4) + align(s.m_b * 4);
 }
+
+uint64_t resident_key_bytes(const ProvingKey& pk) { return resident_key_bytes(shape_of(pk, true)); }
+
+uint64_t streamed_key_bytes(const KeyShape& s) { return (s.m_a + s.m_b) * 4 + 512; }
 
 // Split outputs of the three queries (ones bitmaps, tail lists).
 uint64_t all_split_bytes(const KeyShape& s) { return split_bytes(s.m_l) + split_bytes(s.m_a) + split_bytes(s.m_b); }

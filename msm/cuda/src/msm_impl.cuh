@@ -68,6 +68,15 @@ template <class C>
 Status cub_temp_bytes(const Plan& p, size_t* bytes) {
   size_t sort = 0, rle = 0, scan = 0;
   const size_t n = std::max<size_t>(p.n, 1);
+  // CUB sizes its temporary storage for the current device; without a usable
+  // one (sizes planned on a machine without a GPU: groth16/cuda/device_plan.h)
+  // the bound is the radix sort's alternate keys and values plus its bins.
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    *bytes = n * 8 + (size_t(4) << 20);
+    return ok_status();
+  }
   RETURN_IF_ERROR(
       CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, sort, (const uint32_t*)nullptr, (uint32_t*)nullptr,
                                                       (const uint32_t*)nullptr, (uint32_t*)nullptr, n, 0, p.c)));

@@ -1,0 +1,92 @@
+// What the CUDA backend chooses for a 32 GiB PoRep key on the GPUs Filecoin
+// operators own, from their memory alone (no GPU needed): the sizes are
+// NVIDIA's published memory totals as nvidia-smi reports them (MiB).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "cuzk/groth16/cuda/device_plan.h"
+
+namespace cuzk::groth16::cuda {
+namespace {
+
+struct Card {
+  const char* name;
+  uint64_t mib;
+};
+constexpr Card kCards[] = {
+    {"RTX 5070 Ti 16 GB", 16303}, {"RTX 4090 24 GB", 24564}, {"RTX 5090 32 GB", 32607},
+    {"A100 40 GB", 40960},        {"A100 80 GB", 81920},     {"H100 80 GB", 81559},
+    {"H200 141 GB", 143771},
+};
+
+DevicePlan plan_for(uint64_t mib, uint64_t limit, uint32_t workers) {
+  return plan_device(device_budget_bytes(mib << 20, limit), KeyCounts::porep_32gib(), workers);
+}
+
+uint64_t used(const DevicePlan& p) {
+  return p.key_bytes + p.rows_bytes + p.workspace_bytes + uint64_t(p.input_sets) * p.input_set_bytes;
+}
+
+TEST(DevicePlan, EveryOperatorCardProvesA32GiBPoRep) {
+  uint32_t last_sets = 0;
+  bool was_resident = false;
+  for (const Card& c : kCards) {
+    const DevicePlan p = plan_for(c.mib, 0, 2);
+    std::printf("%-18s %s\n", c.name, p.summary().c_str());
+    ASSERT_TRUE(p.fits) << c.name << ": " << p.summary();
+    EXPECT_GE(p.input_sets, 1u) << c.name;
+    EXPECT_LE(p.input_sets, 2u) << c.name;
+    EXPECT_LE(used(p), p.budget_bytes) << c.name;
+    // More memory never means less: resident once it fits, input sets grow.
+    if (was_resident) {
+      EXPECT_TRUE(p.resident) << c.name;
+    }
+    if (p.resident == was_resident) {
+      EXPECT_GE(p.input_sets, last_sets) << c.name;
+    }
+    was_resident = p.resident;
+    last_sets = p.input_sets;
+    if (!p.resident) {
+      EXPECT_GT(p.h_batch, 0u) << c.name;
+      EXPECT_GT(p.chunk, 0u) << c.name;
+    }
+  }
+  // The cards the key (≈ 44 GiB of points) cannot fit stream it; the H200
+  // holds it with one input set per worker (as measured: docs/perf.md §5).
+  EXPECT_FALSE(plan_for(16303, 0, 2).resident);
+  EXPECT_FALSE(plan_for(32607, 0, 2).resident);
+  const DevicePlan h200 = plan_for(143771, 0, 2);
+  EXPECT_TRUE(h200.resident);
+  EXPECT_EQ(h200.input_sets, 2u);
+}
+
+TEST(DevicePlan, AVramLimitActsAsASmallerCard) {
+  const DevicePlan limited = plan_for(143771, uint64_t(16) << 30, 2);
+  EXPECT_EQ(limited.budget_bytes, uint64_t(16) << 30);
+  EXPECT_FALSE(limited.resident);
+  ASSERT_TRUE(limited.fits);
+  // The streamed plan under 16 GiB (the batch sizes the H200 runs measured
+  // under `vram_limit = "16GiB"`: docs/perf.md §5).
+  EXPECT_EQ(limited.h_batch, size_t(1) << 24);
+  EXPECT_EQ(limited.add_batch, size_t(1) << 24);
+  EXPECT_EQ(limited.chunk, size_t(1) << 22);
+  // Less memory than any plan needs: said, not a plan that overflows.
+  const DevicePlan tiny = plan_for(143771, uint64_t(1) << 30, 2);
+  EXPECT_FALSE(tiny.fits);
+  EXPECT_NE(tiny.summary().find("does not fit"), std::string::npos);
+}
+
+TEST(DevicePlan, RowsStayBesideAResidentKeyWhenTheyFit) {
+  KeyCounts k = KeyCounts::porep_32gib();
+  k.circuit_bytes = uint64_t(9) << 30;
+  const DevicePlan h200 = plan_device(device_budget_bytes(uint64_t(143771) << 20, 0), k, 2);
+  EXPECT_TRUE(h200.rows_on_device);
+  const DevicePlan card = plan_device(device_budget_bytes(uint64_t(24564) << 20, 0), k, 2);
+  EXPECT_FALSE(card.rows_on_device);  // a streamed key leaves no room for them
+  // One worker asks for one input set however much memory there is.
+  EXPECT_EQ(plan_device(h200.budget_bytes, k, 1).input_sets, 1u);
+}
+
+}  // namespace
+}  // namespace cuzk::groth16::cuda
