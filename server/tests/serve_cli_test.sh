@@ -30,7 +30,7 @@ grep -q "serving on" "$dir/serve.out" || { cat "$dir/serve.err"; exit 1; }
 "$cuzk" demo-witness --config "$dir/cuzk.toml" --out "$dir/w.wtns" --vk "$dir/vk.json"
 
 # A second daemon on a port the first one holds fails to start (no port sharing).
-http_port=$(sed -n 's|.*status http://127.0.0.1:\([0-9]*\).*|\1|p' "$dir/serve.out")
+http_port=$(sed -n 's|.*status http://127.0.0.1:\([0-9]*\).*|\1|p;T;q' "$dir/serve.out")  # the first line naming it
 [[ -n $http_port ]] || { echo "no status port in: $(cat "$dir/serve.out")"; exit 1; }
 sed -e "s|unix://$dir/run/cuzk.sock|unix://$dir/run2.sock|" -e "s|127.0.0.1:0|127.0.0.1:$http_port|" \
   "$dir/cuzk.toml" > "$dir/clash_http.toml"
