@@ -15,6 +15,7 @@
 
 #include "cli_util.h"
 #include "commands.h"
+#include "cuzk/base/byte_size.h"
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/base/random.h"
 #include "cuzk/filecoin/bincode.h"
@@ -78,16 +79,9 @@ StatusOr<fc::UpdateProofInfo> parse_update_proof(const std::string& t) {
 }
 
 StatusOr<uint64_t> parse_sector_size(const std::string& text) {
-  uint64_t v = 0;
-  size_t i = 0;
-  while (i < text.size() && i < 15 && text[i] >= '0' && text[i] <= '9') v = v * 10 + uint64_t(text[i++] - '0');
-  const std::string unit = text.substr(i);
-  if (i == 0) return invalid_argument("--sector-size: \"" + text + "\" is not a size (2KiB, 8MiB, 32GiB, or bytes)");
-  if (unit.empty() || unit == "B") return v;
-  if (unit == "KiB") return v << 10;
-  if (unit == "MiB") return v << 20;
-  if (unit == "GiB") return v << 30;
-  return invalid_argument("--sector-size: unknown unit \"" + unit + "\" (KiB, MiB, GiB)");
+  StatusOr<uint64_t> bytes = parse_byte_size(text);
+  if (!bytes.ok()) return invalid_argument("--sector-size: " + bytes.status().message());
+  return bytes;
 }
 
 StatusOr<std::string> read_whole_file(const std::string& path) {

@@ -39,6 +39,21 @@ void install_stderr_log(log::Level level) {
       level);
 }
 
+// Prints "cuzk: serving on ..." once no circuit is loading any more, naming
+// those that failed; returns without a word when told to stop first.
+void announce_when_loaded(server::Server& s, const std::string& where, std::stop_token stop) {
+  while (!stop.stop_requested()) {
+    if (!s.engine().wait_for_circuits(std::chrono::milliseconds(200))) continue;
+    std::string failed;
+    for (const engine::CircuitLoadStatus& c : s.engine().status().circuits)
+      if (c.state == engine::CircuitState::kFailed) failed += (failed.empty() ? "" : ", ") + c.id;
+    std::printf("cuzk: serving on %s%s\n", where.c_str(),
+                failed.empty() ? "" : ("; circuits that failed to load (see the log): " + failed).c_str());
+    std::fflush(stdout);
+    return;
+  }
+}
+
 // The configuration from the file (or the embedded default) and the flags.
 StatusOr<server::ServerConfig> build_config(const ServeArgs& a, std::vector<std::string>* warnings) {
   server::ConfigEnv env = server::read_config_env();
@@ -105,13 +120,17 @@ int run_serve(const ServeArgs& a) {
     CUZK_LOG(Error) << "cannot start: " << srv.status().to_string();
     return 1;
   }
-  std::printf("cuzk: serving on %s%s%s\n", (*srv)->grpc_address().c_str(),
-              (*srv)->status_address().empty() ? "" : ", status http://",
-              (*srv)->status_address().c_str());
+  const std::string where = (*srv)->grpc_address() +
+                            ((*srv)->status_address().empty() ? "" : ", status http://" + (*srv)->status_address());
+  std::printf("cuzk: listening on %s; loading %zu circuit(s)\n", where.c_str(), config->engine.circuits.size());
   std::fflush(stdout);
+  // "serving on" once every circuit has loaded or failed (scripts wait for it).
+  std::jthread announce([s = srv->get(), where](std::stop_token stop) { announce_when_loaded(*s, where, stop); });
   int sig = 0;
   do sigwait(&signals, &sig);
   while (sig == SIGUSR2);
+  announce.request_stop();
+  announce.join();
   CUZK_LOG(Info) << "received " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << "; draining (grace "
                  << config->shutdown_grace_ms << " ms; send it again to cancel running jobs now)";
   server::Server* s = srv->get();

@@ -26,7 +26,8 @@ StatusOr<filecoin::SealProofInfo> parse_seal_proof(const std::string& text);
 StatusOr<filecoin::PoStProofInfo> parse_post_proof(const std::string& text);
 StatusOr<filecoin::UpdateProofInfo> parse_update_proof(const std::string& text);
 
-// "2KiB", "32GiB" or bytes, as sector sizes are written.
+// A --sector-size: parse_byte_size (base/byte_size.h: "2KiB", "2K", "32GiB",
+// or bytes; binary units), with errors naming the flag.
 StatusOr<uint64_t> parse_sector_size(const std::string& text);
 
 StatusOr<std::string> read_whole_file(const std::string& path);

@@ -116,9 +116,24 @@ void devices(const json& s, std::string& o) {
   }
 }
 
+// Circuits still loading (with their step) or that failed to load (with
+// the reason), then the keys of the ready ones.
 void circuits(const json& s, std::string& o) {
   const json& keys = s.value("keys", json::array());
-  o += "circuits: " + std::to_string(keys.size()) + (keys.empty() ? "\n" : "\n");
+  std::string loads;
+  size_t count = keys.size();
+  for (const json& c : s.value("circuits", json::array())) {
+    const std::string state = str(c, "state");
+    if (state == "ready") continue;
+    ++count;
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-24s %-7s ", str(c, "circuit_id").c_str(),
+                  state == "failed" ? "FAILED" : "LOADING");
+    loads += line;
+    loads += state == "failed" ? str(c, "error") : str(c, "step") + " (" + seconds_text(num(c, "step_s")) + ")";
+    loads += "\n";
+  }
+  o += "circuits: " + std::to_string(count) + "\n" + loads;
   for (const json& k : keys) {
     char line[256];
     std::snprintf(line, sizeof line, "  %-24s %-6s %10s  refs %s  loads %s", str(k, "circuit_id").c_str(),
@@ -150,6 +165,8 @@ void jobs(const json& s, size_t max_jobs, std::string& o) {
                   what.c_str(), str(j, "priority").c_str(), state.c_str(), j.value("partitions", json::array()).size(),
                   seconds_text(num(j, "age_s")).c_str());
     o += line;
+    if (j.contains("sector") && j["sector"].is_object())
+      o += ", miner f0" + str(j["sector"], "miner_id") + " sector " + str(j["sector"], "sector_number");
     if (!str(j, "error_message").empty()) o += "\n      error: " + str(j, "error_message");
     o += "\n";
   }

@@ -81,5 +81,45 @@ TEST(StatusText, WithoutDeviceDetailAsBefore) {
   EXPECT_EQ(t.find("VRAM"), std::string::npos) << t;
 }
 
+// Circuits still loading show their step, failed ones their reason; a
+// Filecoin job names its miner and sector.
+TEST(StatusText, CircuitStatesAndSectors) {
+  engine::EngineStatus s = make_status();
+  engine::CircuitLoadStatus c;
+  c.id = "porep-2k";
+  c.state = engine::CircuitState::kLoading;
+  c.step = "synthesizing the circuit's rows";
+  c.step_s = 12.5;
+  s.circuits.push_back(c);
+  c.id = "snap-2k";
+  c.state = engine::CircuitState::kFailed;
+  c.step.clear();
+  c.error = "no such file";
+  s.circuits.push_back(c);
+  c.id = "demo";
+  c.state = engine::CircuitState::kReady;
+  c.error.clear();
+  s.circuits.push_back(c);
+  engine::JobStatus j;
+  j.job_id = "job-x-2";
+  j.kind = engine::ProofKind::kPorepSealCommit;
+  j.circuit_id = "porep-2k";
+  j.has_sector = true;
+  j.miner_id = 1000;
+  j.sector_number = 7;
+  s.jobs.push_back(j);
+  const std::string t = text_of(s);
+  expect_has(t, "circuits: 2\n"
+                "  porep-2k                 LOADING synthesizing the circuit's rows (12.5 s)\n"
+                "  snap-2k                  FAILED  no such file\n");
+  EXPECT_EQ(t.find("  demo "), std::string::npos) << t;  // ready, and no key status given here
+  expect_has(t, ", miner f01000 sector 7\n");
+  const auto json = nlohmann::json::parse(server::status_json(s));
+  EXPECT_EQ(json["jobs"][0]["sector"]["miner_id"], 1000);
+  EXPECT_EQ(json["jobs"][0]["sector"]["sector_number"], 7);
+  EXPECT_EQ(json["circuits"][0]["state"], "loading");
+  EXPECT_EQ(json["circuits"][1]["error"], "no such file");
+}
+
 }  // namespace
 }  // namespace cuzk::app

@@ -267,6 +267,7 @@ StatusOr<std::unique_ptr<CircuitSource>> make_circuit_source(const CircuitSpec& 
   if (!spec.params.empty())
     return std::unique_ptr<CircuitSource>(std::make_unique<ParamsSource>(spec.id, spec.params, spec.r1cs, options));
   if (!spec.demo) return invalid_argument("circuit \"" + spec.id + "\" has no key source");
+  if (options.on_step) RETURN_IF_ERROR(options.on_step("preparing the demo circuit's files in " + options.cache_dir));
   auto made = ensure_demo_files(spec.demo_spec, options.cache_dir, options.pool);
   if (!made.ok()) return precondition(spec.id, made.status());
   DemoFiles files = demo_files(spec.demo_spec, options.cache_dir);

@@ -194,6 +194,10 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   } else {
     in.check_rows = pin.rows_unchecked;  // the device makes a, b, c and checks them
   }
+  // The lane stops between its stages once the job has ended (a cancel),
+  // so that this worker is free for the next partition in seconds.
+  const std::atomic<bool>* finished = &item.job->finished;
+  in.cancelled = [finished] { return finished->load(); };
   auto t0 = Clock::now();
   RETURN_IF_ERROR(slot->lane->stage(key, in));
   const double stage_ms = ms_between(t0, Clock::now());

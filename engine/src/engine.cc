@@ -27,6 +27,12 @@ Status check_id(std::string_view field, const std::string& value) {
                           " bytes");
 }
 
+// " (miner f01000, sector 7)" for a job naming a sector, else "".
+std::string sector_text(const Job& job) {
+  if (!job.has_sector) return "";
+  return " (miner f0" + std::to_string(job.miner_id) + ", sector " + std::to_string(job.sector_number) + ")";
+}
+
 std::string kind_label(ProofKind kind) { return "kind=\"" + std::string(proof_kind_name(kind)) + "\""; }
 
 // A 128-bit digest of everything in a request but its request_id.
@@ -73,6 +79,7 @@ Engine::Impl::Impl(const EngineConfig& config)
       pool_(std::make_unique<ThreadPool>(config.prover_threads)) {}
 
 Engine::Impl::~Impl() {
+  stop_loading();
   std::vector<Item> leftovers;
   {
     MutexLock lock(mu_);
@@ -170,6 +177,7 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
   RETURN_IF_ERROR(check_request_fields(request));
   request.priority = effective_priority(request.kind, request.priority);
   if (is_filecoin_kind(request.kind)) RETURN_IF_ERROR(route_filecoin_request(request));
+  if (!request.circuit_id.empty()) RETURN_IF_ERROR(check_circuit_ready(request.circuit_id));
   auto digest = request_digest(request);
   {
     MutexLock lock(mu_);
@@ -197,6 +205,11 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
   job->digest = digest;
   job->est_partition_bytes = est;
   job->submitted = Clock::now();
+  if (request.filecoin) {
+    job->has_sector = true;
+    job->miner_id = request.filecoin->miner_id;
+    job->sector_number = request.filecoin->sector_number;
+  }
   if (is_filecoin_kind(request.kind)) add_filecoin_partitions(request, *job);
   for (size_t i = 0; i < request.witnesses.size(); ++i) {
     auto p = std::make_unique<Partition>();
@@ -321,17 +334,17 @@ std::vector<Item> Engine::Impl::finish_job_locked(Job& job, JobOutcome outcome, 
     metrics_.add_counter("cuzk_proofs_completed_total", 1, kind_label(job.kind));
     metrics_.observe_seconds("cuzk_job_seconds", double(t.total_ms) / 1000, kind_label(job.kind));
     CUZK_LOG(Info) << job.id << " completed: " << proof_kind_name(job.kind) << " " << bounded_quote(job.circuit_id)
-                   << ", " << job.partitions.size() << " partition(s) in " << t.total_ms << " ms (queue "
+                   << sector_text(job) << ", " << job.partitions.size() << " partition(s) in " << t.total_ms << " ms (queue "
                    << t.queue_wait_ms << ", key " << t.srs_load_ms << ", synthesis " << t.synthesis_ms << ", compute "
                    << t.compute_ms << ", verify " << t.verify_ms << ")";
   } else if (outcome == JobOutcome::kCancelled) {
     cancelled_++;
     metrics_.add_counter("cuzk_proofs_cancelled_total", 1, kind_label(job.kind));
-    CUZK_LOG(Info) << job.id << " cancelled: " << error;
+    CUZK_LOG(Info) << job.id << " cancelled" << sector_text(job) << ": " << error;
   } else {
     failed_++;
     metrics_.add_counter("cuzk_proofs_failed_total", 1, kind_label(job.kind));
-    CUZK_LOG(Warn) << job.id << " failed: " << error;
+    CUZK_LOG(Warn) << job.id << " failed" << sector_text(job) << ": " << error;
   }
   done_cv_.notify_all();
   auto mine = [&job](const Item& i) { return i.job.get() == &job; };
@@ -380,8 +393,12 @@ void Engine::Impl::release_buffers(Partition& p) {
 }
 
 void Engine::Impl::stop_accepting() {
-  MutexLock lock(mu_);
-  accepting_ = false;
+  {
+    MutexLock lock(mu_);
+    accepting_ = false;
+  }
+  MutexLock lock(circuits_mu_);
+  loader_.request_stop();  // no circuit starts loading after this
 }
 
 bool Engine::Impl::drain(std::chrono::milliseconds grace) {

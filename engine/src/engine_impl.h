@@ -121,6 +121,8 @@ struct Job {
   std::vector<std::unique_ptr<Partition>> partitions;  // the vector is fixed after submit
   std::shared_ptr<const FilecoinWork> filecoin;        // Filecoin kinds: the decoded request
   std::string decode_error;                            // Filecoin kinds: why decoding failed
+  bool has_sector = false;                             // Filecoin kinds: the sector the request names
+  uint64_t miner_id = 0, sector_number = 0;
   std::atomic<bool> finished{false};  // mirrors outcome != kUnknown, for lock-free checks
 
   // GUARDED_BY(Impl::mu_):
@@ -208,6 +210,14 @@ class Engine::Impl {
 
   StatusOr<SubmitResult> submit(JobRequest request);
   StatusOr<SubmitResult> submit_unmetered(JobRequest request);
+  // circuit_loader.cc: making the configured circuits ready.
+  void start_loading();
+  bool wait_for_circuits(std::chrono::milliseconds timeout) EXCLUDES(circuits_mu_);
+  // OK for a ready circuit (or one not configured: NOT_FOUND comes later),
+  // UNAVAILABLE naming the step of one still loading, FAILED_PRECONDITION
+  // saying why one failed to load.
+  Status check_circuit_ready(const std::string& id) const EXCLUDES(circuits_mu_);
+  std::vector<CircuitLoadStatus> circuit_status() const EXCLUDES(circuits_mu_);
   StatusOr<JobResult> await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout);
   StatusOr<bool> cancel(const std::string& job_id);
   EngineStatus status() const;
@@ -233,6 +243,20 @@ class Engine::Impl {
   Clock::time_point started_ = Clock::now();
 
  private:
+  // circuit_loader.cc
+  // Makes the configured circuit `index` ready (its source, its header facts,
+  // its entry in keys_); returns why it failed.
+  Status load_circuit(size_t index, std::stop_token stop);
+  // Every configured circuit in order; each failure is kept, and logged.
+  void load_circuits(std::stop_token stop);
+  // Circuit `index` begins `step`: shown in status, logged with the time the
+  // step before it took.
+  void begin_step(size_t index, std::string step) EXCLUDES(circuits_mu_);
+  // Stops the loader thread: no circuit starts loading after this; the step
+  // in progress (which cannot be interrupted) ends first.
+  void stop_loading() EXCLUDES(circuits_mu_);
+  void end_load(size_t index, const Status& result) EXCLUDES(circuits_mu_);
+
   // pipeline.cc
   void remove_stale_cache_files();
   void prep_loop(WorkerSlot* slot);
@@ -336,6 +360,18 @@ class Engine::Impl {
   bool stopping_ GUARDED_BY(mu_) = false;
   CondVar housekeeping_cv_;
   std::vector<std::jthread> threads_;
+
+  // Where each configured circuit stands, in configuration order.
+  struct CircuitLoad {
+    std::string id;
+    CircuitState state = CircuitState::kLoading;
+    std::string step = "waiting for the circuits before it", error;
+    Clock::time_point began, step_began, ended;
+  };
+  mutable Mutex circuits_mu_;
+  CondVar circuits_cv_;  // a circuit left kLoading
+  std::vector<CircuitLoad> circuits_ GUARDED_BY(circuits_mu_);
+  std::jthread loader_;  // load_circuits(), with config_.load_in_background
 
   friend class Engine;
 };

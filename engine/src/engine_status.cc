@@ -33,6 +33,9 @@ JobStatus Engine::Impl::job_status_locked(const Job& job, Clock::time_point now)
   js.job_id = job.id;
   js.request_id = job.request_id;
   js.circuit_id = job.circuit_id;
+  js.has_sector = job.has_sector;
+  js.miner_id = job.miner_id;
+  js.sector_number = job.sector_number;
   js.kind = job.kind;
   js.priority = job.priority;
   js.state = job_state_of(job);
@@ -70,6 +73,7 @@ JobStatus Engine::Impl::job_status_locked(const Job& job, Clock::time_point now)
 EngineStatus Engine::Impl::status() const {
   EngineStatus st;
   st.keys = keys_->status();
+  st.circuits = circuit_status();
   MutexLock lock(mu_);
   auto now = Clock::now();
   st.uptime_s = ms_between(started_, now) / 1000;
@@ -162,13 +166,19 @@ StatusOr<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config) {
   return std::unique_ptr<Engine>(new Engine(std::move(impl)));
 }
 
+void Engine::start_loading() { impl_->start_loading(); }
+bool Engine::wait_for_circuits(std::chrono::milliseconds timeout) { return impl_->wait_for_circuits(timeout); }
 StatusOr<SubmitResult> Engine::submit(JobRequest request) { return impl_->submit(std::move(request)); }
 StatusOr<JobResult> Engine::await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) {
   return impl_->await(job_id, timeout);
 }
 StatusOr<bool> Engine::cancel(const std::string& job_id) { return impl_->cancel(job_id); }
-StatusOr<CircuitInfo> Engine::circuit_info(const std::string& id) { return impl_->keys_->info(id); }
+StatusOr<CircuitInfo> Engine::circuit_info(const std::string& id) {
+  RETURN_IF_ERROR(impl_->check_circuit_ready(id));
+  return impl_->keys_->info(id);
+}
 StatusOr<uint64_t> Engine::partition_reservation_bytes(const std::string& id, uint64_t wtns_bytes) {
+  RETURN_IF_ERROR(impl_->check_circuit_ready(id));
   ASSIGN_OR_RETURN(CircuitInfo info, impl_->keys_->info(id));
   return impl_->partition_estimate(info, wtns_bytes);
 }
@@ -176,12 +186,16 @@ StatusOr<uint64_t> Engine::partition_reservation_bytes(const std::string& id, ui
 // where it fits (the DEVICE tier). EvictSRS: out of both (the DEVICE copies go
 // when the host key leaves HOT).
 StatusOr<KeyManager::PreloadResult> Engine::preload(const std::string& id) {
+  RETURN_IF_ERROR(impl_->check_circuit_ready(id));
   ASSIGN_OR_RETURN(KeyManager::PreloadResult r, impl_->keys_->preload(id));
   RETURN_IF_ERROR(impl_->place_on_devices(id));
   impl_->make_pinned_inputs(id);
   return r;
 }
-StatusOr<KeyManager::EvictResult> Engine::evict(const std::string& id) { return impl_->keys_->evict(id); }
+StatusOr<KeyManager::EvictResult> Engine::evict(const std::string& id) {
+  RETURN_IF_ERROR(impl_->check_circuit_ready(id));
+  return impl_->keys_->evict(id);
+}
 EngineStatus Engine::status() const { return impl_->status(); }
 MetricsRegistry& Engine::metrics() { return impl_->metrics_; }
 void Engine::stop_accepting() { impl_->stop_accepting(); }

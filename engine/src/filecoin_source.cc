@@ -50,9 +50,15 @@ StatusOr<uint64_t> check_params_file(const std::string& path, const r1cs::Circui
   return uint64_t(f.size());
 }
 
-Status ensure_circuit_file(const FilecoinCircuit& circuit, const std::string& path) {
+using StepFn = std::function<Status(const std::string&)>;
+
+Status ensure_circuit_file(const FilecoinCircuit& circuit, const std::string& path, const StepFn& step = nullptr) {
   if (fs::exists(path)) return ok_status();
-  CUZK_LOG(Info) << circuit.name() << ": synthesizing the circuit's rows into " << path << " (once)";
+  if (step) {
+    RETURN_IF_ERROR(step("synthesizing the " + circuit.name() + " circuit's rows into " + path + " (once)"));
+  } else {
+    CUZK_LOG(Info) << circuit.name() << ": synthesizing the circuit's rows into " << path << " (once)";
+  }
   return filecoin::snark::write_precompiled_circuit(circuit, path);
 }
 
@@ -79,8 +85,9 @@ StatusOr<r1cs::Circuit> load_rows(const FilecoinCircuit& circuit, const r1cs::Ci
 }
 
 Status ensure_dev_key(const FilecoinCircuit& circuit, const r1cs::CircuitShape& shape, const FilecoinFiles& files,
-                      uint64_t seed, ThreadPool* pool) {
+                      uint64_t seed, ThreadPool* pool, const StepFn& step) {
   if (fs::exists(files.dev_params)) return ok_status();
+  if (step) RETURN_IF_ERROR(step("generating an INSECURE development key into " + files.dev_params + " (once)"));
   CUZK_LOG(Warn) << circuit.name() << ": generating an INSECURE development key (seed " << seed << ") into "
                  << files.dev_params << "; anyone who knows the seed can forge proofs: for testing only";
   ASSIGN_OR_RETURN(r1cs::Circuit rows, load_rows(circuit, shape, files.circuit, pool));
@@ -180,12 +187,17 @@ Status make_checked(const CircuitSpec& spec, const SourceOptions& options, Filec
 // is written.
 Status prepare_files(const CircuitSpec& spec, const SourceOptions& options, const FilecoinCircuit& circuit,
                      const r1cs::CircuitShape& shape, const FilecoinFiles& files) {
-  if (!spec.filecoin.dev_key) RETURN_IF_ERROR(check_params_file(spec.params, shape, circuit.name()).status());
+  if (!spec.filecoin.dev_key) {
+    if (options.on_step)
+      RETURN_IF_ERROR(options.on_step("checking " + spec.params + " against the " + circuit.name() + " circuit"));
+    RETURN_IF_ERROR(check_params_file(spec.params, shape, circuit.name()).status());
+  }
   std::error_code ec;
   fs::create_directories(options.cache_dir, ec);
   if (ec) return failed_precondition("cannot create the cache directory " + options.cache_dir + ": " + ec.message());
-  RETURN_IF_ERROR(ensure_circuit_file(circuit, files.circuit));
-  if (spec.filecoin.dev_key) RETURN_IF_ERROR(ensure_dev_key(circuit, shape, files, spec.filecoin.dev_seed, options.pool));
+  RETURN_IF_ERROR(ensure_circuit_file(circuit, files.circuit, options.on_step));
+  if (spec.filecoin.dev_key)
+    RETURN_IF_ERROR(ensure_dev_key(circuit, shape, files, spec.filecoin.dev_seed, options.pool, options.on_step));
   return ok_status();
 }
 

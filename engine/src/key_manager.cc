@@ -93,6 +93,16 @@ KeyManager::KeyManager(std::vector<std::unique_ptr<CircuitSource>> sources, Memo
 
 KeyManager::~KeyManager() { budget_->set_release_listener(nullptr); }
 
+void KeyManager::add(std::unique_ptr<CircuitSource> source, const CircuitInfo& info) {
+  auto e = std::make_unique<Entry>();
+  std::string id = source->id();
+  e->source = std::move(source);
+  e->info = info;
+  MutexLock lock(mu_);
+  e->last_used = env_->now();
+  entries_.emplace(std::move(id), std::move(e));
+}
+
 bool KeyManager::has(const std::string& id) const {
   MutexLock lock(mu_);
   return entries_.count(id) != 0;

@@ -45,27 +45,27 @@ Status run_stage(const char* what, Stage&& stage) {
 
 Status Engine::Impl::start() {
   remove_stale_cache_files();
-  SourceOptions so;
-  so.check_points = config_.check_key_points;
-  so.pool = pool_.get();
-  so.cache_dir = config_.cache_dir;
-  so.env = env_;
-  std::vector<std::unique_ptr<CircuitSource>> sources;
-  for (const CircuitSpec& spec : config_.circuits) {
-    ASSIGN_OR_RETURN(auto source, make_circuit_source(spec, so));
-    sources.push_back(std::move(source));
-  }
   KeyManagerOptions ko;
   ko.host_cap_bytes = config_.key_host_budget_bytes;
   ko.min_idle_ms = config_.eviction_min_idle_ms;
   ko.env = env_;
   ko.on_demote = [this](const std::string& id) { drop_from_devices(id); };
   ko.reclaim = [this](uint64_t short_by) { return pinned_pool_.reclaim(short_by); };
-  keys_ = std::make_unique<KeyManager>(std::move(sources), budget_.get(), ko, &metrics_);
-  for (const std::string& id : keys_->ids()) {
-    ASSIGN_OR_RETURN(CircuitInfo info, keys_->info(id));
-    CUZK_LOG(Info) << "circuit \"" << id << "\": " << info.num_vars << " variables, " << info.num_public
-                   << " public inputs, domain 2^" << info.lg_n << ", key file " << info.key_file_bytes << " bytes";
+  keys_ = std::make_unique<KeyManager>(std::vector<std::unique_ptr<CircuitSource>>(), budget_.get(), ko, &metrics_);
+  std::vector<std::string> ids;
+  {
+    MutexLock lock(circuits_mu_);
+    for (const CircuitSpec& spec : config_.circuits) {
+      circuits_.push_back(CircuitLoad{.id = spec.id});
+      ids.push_back(spec.id);
+    }
+  }
+  if (!config_.load_in_background) {
+    for (size_t i = 0; i < config_.circuits.size(); ++i) {
+      Status s = load_circuit(i, std::stop_token());
+      end_load(i, s);
+      RETURN_IF_ERROR(s);
+    }
   }
   ASSIGN_OR_RETURN(devices_, make_devices(config_, pool_.get()));
   for (auto& d : devices_)
@@ -110,7 +110,7 @@ Status Engine::Impl::start() {
   for (const auto& d : devices_) metrics_.add_counter("cuzk_bytes_uploaded_total", 0, "device=\"" + d->name + "\"");
   for (groth16::Fallback cause : groth16::kAllFallbacks)
     metrics_.add_counter("cuzk_fallbacks_total", 0, "cause=\"" + std::string(groth16::fallback_name(cause)) + "\"");
-  describe_engine_metrics(metrics_, keys_->ids());
+  describe_engine_metrics(metrics_, ids);
   return ok_status();
 }
 

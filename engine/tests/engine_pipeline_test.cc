@@ -609,5 +609,33 @@ TEST_F(PipelineTest, CancellingWhileStagingOrInsideTheDeviceRegionLetsOthersFini
   }
 }
 
+// A cancelled job's worker is free once its lane stops at the next stage
+// boundary, not when the proof would have ended: the status shows it idle
+// (it showed "busy" for the rest of a long CPU proof).
+TEST_F(PipelineTest, ACancelledJobsWorkerIsFreeWhenItsLaneStops) {
+  constexpr int kRunMs = 20000;
+  FakeDevices fakes;
+  fakes.scripts["fake:0"].run_ms = kRunMs;
+  EngineConfig c = config({"fake:0"}, 1);
+  c.backend_factory = fakes.factory();
+  auto e = make(c);
+  ASSERT_TRUE(e);
+  const std::string victim = submit(*e, 0);
+  auto worker_job = [&] {
+    for (const auto& w : e->status().workers)
+      if (w.device == "fake:0") return w.busy ? w.job_id : std::string();
+    return std::string("no worker");
+  };
+  ASSERT_TRUE(testing::wait_until([&] { return testing::partition_state(*e, victim) == PartitionState::kProving; }, 10s));
+  EXPECT_EQ(worker_job(), victim);
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_TRUE(e->cancel(victim).ok());
+  EXPECT_TRUE(testing::wait_until([&] { return worker_job().empty(); }, 5s)) << "the worker still runs " << worker_job();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(kRunMs / 2));
+  auto r = e->await(victim, 0ms);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->outcome, JobOutcome::kCancelled);
+}
+
 }  // namespace
 }  // namespace cuzk::engine

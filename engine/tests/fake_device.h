@@ -147,6 +147,7 @@ class FakeLane final : public groth16::Lane {
       sh_->log->upload_bytes += times_.upload_bytes;
     }
     key_ = fk;
+    cancelled_ = in.cancelled;
     return cpu_->stage(fk->cpu(), in);
   }
 
@@ -179,7 +180,12 @@ class FakeLane final : public groth16::Lane {
   StatusOr<groth16::MsmSums> run_in_region(uint64_t nth) {
     if (!own_ && !take_set(true)) return internal_error("fake lane: no input set free inside the device region");
     have_set_ = true;
-    if (sh_->script.run_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sh_->script.run_ms));
+    // The scripted device time, cut short when the proof is cancelled (as a
+    // lane stops at its next stage boundary).
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(sh_->script.run_ms);
+    while (std::chrono::steady_clock::now() < end && !(cancelled_ && cancelled_()))
+      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(end - std::chrono::steady_clock::now(),
+                                                                                 std::chrono::milliseconds(5)));
     if (sh_->script.fail_runs.count(nth)) return unavailable("fake device error (an illegal address, injected)");
     StatusOr<groth16::MsmSums> sums = cpu_->run();
     times_.stages_ms = {{"upload", 0.5}, {"h", sh_->script.run_ms / 2.0}, {"msm_h", sh_->script.run_ms / 2.0}};
@@ -223,6 +229,7 @@ class FakeLane final : public groth16::Lane {
   std::shared_ptr<FakeShared> sh_;
   std::unique_ptr<groth16::Lane> cpu_;
   std::shared_ptr<const FakeKey> key_;
+  std::function<bool()> cancelled_;  // the staged proof's (ProofInputs::cancelled)
   groth16::LaneTimes times_;
   bool own_ = false, have_set_ = false;
 };

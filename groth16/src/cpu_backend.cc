@@ -119,22 +119,28 @@ class CpuLane final : public Lane {
       RETURN_IF_ERROR(compute_rows_here(*key, rows));
       mark("matvec", t0);
     }
+    RETURN_IF_ERROR(stop_if_cancelled("before H"));
     RETURN_IF_ERROR(h_->compute_h(pk.layout, pk.lg_n, in_.a, in_.b, in_.c));
     mark("h", t0);
+    RETURN_IF_ERROR(stop_if_cancelled("after H"));
     const msm::MsmOptions mo{.pool = pool_};
     std::span<const Fr> w = in_.witness;
     MsmSums out;
     out.h = msm::split_msm<ec::G1Curve>(std::span<const G1Affine>(pk.h), std::span<const Fr>(in_.a).first(pk.h.size()), mo);
     mark("msm_h", t0);
+    RETURN_IF_ERROR(stop_if_cancelled("after msm_h"));
     out.l = msm::split_msm<ec::G1Curve>(std::span<const G1Affine>(pk.l), w.subspan(pk.num_inputs), mo);
     mark("msm_l", t0);
+    RETURN_IF_ERROR(stop_if_cancelled("after msm_l"));
     std::vector<Fr> wa = msm::gather_by_density(w, pk.a_density.words, pk.a_density.bit_len);
     out.a = msm::split_msm<ec::G1Curve>(std::span<const G1Affine>(pk.a), std::span<const Fr>(wa), mo);
     mark("msm_a", t0);
+    RETURN_IF_ERROR(stop_if_cancelled("after msm_a"));
     std::vector<Fr> wb = msm::gather_by_density(w, pk.b_density.words, pk.b_density.bit_len);
     msm::SplitScalars split = msm::classify(wb, mo);
     out.b1 = msm::split_msm<ec::G1Curve>(std::span<const G1Affine>(pk.b_g1), split, mo);
     mark("msm_b1", t0);
+    RETURN_IF_ERROR(stop_if_cancelled("after msm_b1"));
     out.b2 = msm::split_msm<ec::G2Curve>(std::span<const G2Affine>(pk.b_g2), split, mo);
     mark("msm_b2", t0);
     return out;
@@ -143,6 +149,11 @@ class CpuLane final : public Lane {
   const LaneTimes& times() const override { return times_; }
 
  private:
+  // CANCELLED when the staged proof's job was cancelled (ProofInputs::cancelled).
+  Status stop_if_cancelled(const char* where) const {
+    if (in_.cancelled && in_.cancelled()) return cancelled(std::string("proof cancelled ") + where);
+    return ok_status();
+  }
   // a, b, c from the witness and the key's circuit (the matvec stage of
   // prover.h, with the row check when asked), into `rows` and in_.
   Status compute_rows_here(const CpuKey& key, RowValues& rows) {

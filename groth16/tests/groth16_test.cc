@@ -4,6 +4,7 @@
 // prover against an independent implementation, lives in tests/interop.)
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <set>
 #include <string_view>
 
@@ -222,6 +223,28 @@ TEST(CpuBackendConformance, LaneRejectsMismatchedInputs) {
   AttachOptions ao;
   ao.circuit = &other.prove_circuit;
   EXPECT_EQ(cpu->attach(c.pk, ao).status().code(), StatusCode::kFailedPrecondition);
+}
+
+// A lane whose proof was cancelled stops at its next stage boundary (the
+// worker is then free), and proves the next proof as usual.
+TEST(CpuBackendConformance, LaneStopsBetweenStagesOnceCancelled) {
+  auto cpu = make_cpu_backend();
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 40, 2, 40, 0.5, cuzk::fresh_test_seed());
+  AttachOptions ao;
+  ao.circuit = &c.prove_circuit;
+  auto key = cpu->attach(c.pk, ao).value();
+  auto lane = cpu->make_lane().value();
+  std::atomic<int> polls{0};
+  ProofInputs in{{}, {}, {}, c.witness};
+  in.cancelled = [&polls] { return ++polls > 2; };  // before H, after H, then cancelled
+  ASSERT_TRUE(lane->stage(key, in).ok());
+  auto r = lane->run();
+  EXPECT_EQ(r.status().code(), StatusCode::kCancelled) << r.status().to_string();
+  EXPECT_NE(r.status().message().find("after msm_h"), std::string::npos) << r.status().message();
+  EXPECT_EQ(lane->times().get("msm_l"), 0.0);
+  in.cancelled = nullptr;
+  ASSERT_TRUE(lane->stage(key, in).ok());
+  EXPECT_TRUE(lane->run().ok());
 }
 
 // The seam names each fallback once, and the CPU backend says what it is

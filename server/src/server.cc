@@ -138,7 +138,12 @@ StatusOr<std::unique_ptr<Server>> Server::start(const ServerConfig& config) {
   // directory another user could have made refuses the start at once.
   ASSIGN_OR_RETURN(impl->grpc_listen, parse_listen_address(config.listen, "server.listen"));
   if (!impl->grpc_listen.unix_path.empty()) RETURN_IF_ERROR(prepare_unix_socket(impl->grpc_listen.unix_path));
-  ASSIGN_OR_RETURN(impl->engine, engine::Engine::create(config.engine));
+  // The listeners come up before any circuit is made ready (minutes for
+  // Filecoin circuits whose rows or development keys are generated): a port
+  // that is taken fails the start at once, and /status shows the loading.
+  engine::EngineConfig engine_config = config.engine;
+  engine_config.load_in_background = true;
+  ASSIGN_OR_RETURN(impl->engine, engine::Engine::create(engine_config));
   RETURN_IF_ERROR(impl->start_grpc());
   Status http = impl->start_http();
   if (!http.ok()) {
@@ -147,7 +152,9 @@ StatusOr<std::unique_ptr<Server>> Server::start(const ServerConfig& config) {
     return http;
   }
   CUZK_LOG(Info) << "cuzk serving cuzk.v1 on " << impl->grpc_address << (config.tls_cert.empty() ? "" : " (TLS)")
-                 << (impl->status_address.empty() ? "" : ", status on http://" + impl->status_address);
+                 << (impl->status_address.empty() ? "" : ", status on http://" + impl->status_address) << "; "
+                 << config.engine.circuits.size() << " circuit(s) to load, each served once ready";
+  impl->engine->start_loading();
   for (const std::string& w : config_warnings(config, std::thread::hardware_concurrency()))
     CUZK_LOG(Warn) << "WARNING: " << w;
   return std::unique_ptr<Server>(new Server(std::move(impl)));

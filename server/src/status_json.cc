@@ -39,7 +39,19 @@ json job_json(const engine::JobStatus& j) {
               {"outcome", j.state == engine::JobState::kDone ? json(engine::job_outcome_name(j.outcome)) : json()},
               {"age_s", j.age_s},
               {"error_message", valid_utf8(j.error_message)},
+              {"sector", j.has_sector ? json{{"miner_id", j.miner_id}, {"sector_number", j.sector_number}} : json()},
               {"partitions", parts}};
+}
+
+// A configured circuit's state: loading (with its step), ready, or failed
+// (with its reason).
+json circuit_json(const engine::CircuitLoadStatus& c) {
+  return json{{"circuit_id", c.id},
+              {"state", engine::circuit_state_name(c.state)},
+              {"step", c.step},
+              {"error", valid_utf8(c.error)},
+              {"elapsed_s", c.elapsed_s},
+              {"step_s", c.step_s}};
 }
 
 json key_json(const engine::KeyStatus& k) {
@@ -102,6 +114,8 @@ std::string status_json(const engine::EngineStatus& s) {
                            {"job_id", w.job_id},
                            {"busy_fraction", w.busy_fraction}});
   for (const auto& k : s.keys) keys.push_back(key_json(k));
+  json circuits = json::array();
+  for (const auto& c : s.circuits) circuits.push_back(circuit_json(c));
   for (const auto& q : s.queues)
     queues.push_back(
         json{{"proof_kind", engine::proof_kind_name(q.kind)}, {"pending", q.pending}, {"in_progress", q.in_progress}});
@@ -121,6 +135,7 @@ std::string status_json(const engine::EngineStatus& s) {
            {"stages", stages_json(s.stages)},
            {"queues", queues},
            {"workers", workers},
+           {"circuits", circuits},
            {"keys", keys},
            {"jobs", jobs}};
   // Strings that carry input are escaped above; should one still hold a byte

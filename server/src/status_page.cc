@@ -67,7 +67,7 @@ constexpr std::string_view kPage = R"HTML(<!DOCTYPE html>
     <th>jobs running</th><th>partitions waiting</th></tr></thead><tbody></tbody></table></section>
   <section id="devices" class="wide"><h2>Devices and workers</h2><table><thead><tr><th>device</th><th>worker</th>
     <th>state</th><th>job</th><th>busy</th><th>memory</th></tr></thead><tbody></tbody></table></section>
-  <section id="keys"><h2>Keys</h2><table><thead><tr><th>circuit</th><th>tier</th><th>size</th><th>refs</th>
+  <section id="keys"><h2>Circuits and keys</h2><table><thead><tr><th>circuit</th><th>tier</th><th>size</th><th>refs</th>
     <th>loads</th><th>note</th></tr></thead><tbody></tbody></table></section>
   <section id="failures"><h2>Recent failures</h2><table><thead><tr><th>job</th><th>circuit</th><th>age</th>
     <th>error</th></tr></thead><tbody></tbody></table></section>
@@ -209,16 +209,25 @@ function render(s) {
               el("td", {}, parts));
   }), "");
   fill("devices", deviceRows(s), "no devices");
-  fill("keys", s.keys.map(k => el("tr", {"data-key": k.circuit_id}, el("td", {}, k.circuit_id),
+  // Circuits still loading (with their step) or that failed to load (with
+  // the reason) first, then the keys of the ready ones.
+  const loads = (s.circuits || []).filter(c => c.state !== "ready").map(c =>
+      el("tr", {"data-circuit": c.circuit_id, "data-state": c.state}, el("td", {}, c.circuit_id),
+         el("td", {}, el("span", {class: "pill " + (c.state === "failed" ? "bad" : "busy")}, c.state)),
+         el("td", {}, ""), el("td", {}, ""), el("td", {}, ""),
+         el("td", {class: c.state === "failed" ? "error" : "muted"},
+            c.state === "failed" ? c.error : c.step + " (" + secs(c.step_s) + ")")));
+  fill("keys", loads.concat(s.keys.map(k => el("tr", {"data-key": k.circuit_id}, el("td", {}, k.circuit_id),
       el("td", {}, el("span", {class: "pill tier-" + k.tier}, k.tier)), el("td", {}, bytes(k.size_bytes)),
       el("td", {}, k.ref_count), el("td", {}, k.loads),
       el("td", {class: k.last_error ? "error" : "muted"}, k.loading ? "loading " + (100 * k.load_progress).toFixed(0) +
-          "%" : k.last_error || (k.tier === "HOT" ? "idle " + secs(k.idle_s) : "")))), "no circuits registered");
+          "%" : k.last_error || (k.tier === "HOT" ? "idle " + secs(k.idle_s) : ""))))), "no circuits registered");
   fill("failures", s.jobs.filter(j => j.outcome === "FAILED").slice(0, 10).map(j =>
       el("tr", {"data-failed-job": j.job_id}, el("td", {}, j.job_id), el("td", {}, j.circuit_id || j.kind),
          el("td", {}, secs(j.age_s)), el("td", {class: "error"}, j.error_message))), "none");
   fill("jobs", s.jobs.slice(0, 50).map(j => el("tr", {"data-job": j.job_id}, el("td", {}, j.job_id),
-      el("td", {}, j.circuit_id || j.kind), el("td", {}, j.priority),
+      el("td", {}, j.circuit_id || j.kind, ...(j.sector ? [el("br"), el("span", {class: "muted", "data-sector": ""},
+          "f0" + j.sector.miner_id + " sector " + j.sector.sector_number)] : [])), el("td", {}, j.priority),
       el("td", {}, el("span", {class: "pill " + (j.outcome === "FAILED" ? "bad" : j.state === "done" ? "idle" : "busy")},
                      jobState(j))),
       el("td", {}, ...partitions(j)), el("td", {class: "age"}, secs(j.age_s)))), "no jobs yet");

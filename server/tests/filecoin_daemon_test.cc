@@ -62,6 +62,7 @@ class FilecoinDaemonTest : public ::testing::Test {
     auto s = Server::start(c);
     ASSERT_TRUE(s.ok()) << s.status().to_string();
     server_ = std::move(*s);
+    ASSERT_TRUE(server_->engine().wait_for_circuits(std::chrono::minutes(20)));
     auto cl = Client::connect(server_->grpc_address(), 10s);
     ASSERT_TRUE(cl.ok()) << cl.status().to_string();
     client_ = std::move(*cl);

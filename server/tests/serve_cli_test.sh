@@ -30,7 +30,7 @@ grep -q "serving on" "$dir/serve.out" || { cat "$dir/serve.err"; exit 1; }
 "$cuzk" demo-witness --config "$dir/cuzk.toml" --out "$dir/w.wtns" --vk "$dir/vk.json"
 
 # A second daemon on a port the first one holds fails to start (no port sharing).
-http_port=$(sed -n 's|.*status http://127.0.0.1:\([0-9]*\).*|\1|p' "$dir/serve.out")
+http_port=$(sed -n 's|.*status http://127.0.0.1:\([0-9]*\).*|\1|p;T;q' "$dir/serve.out")  # the first line naming it
 [[ -n $http_port ]] || { echo "no status port in: $(cat "$dir/serve.out")"; exit 1; }
 sed -e "s|unix://$dir/run/cuzk.sock|unix://$dir/run2.sock|" -e "s|127.0.0.1:0|127.0.0.1:$http_port|" \
   "$dir/cuzk.toml" > "$dir/clash_http.toml"
@@ -42,6 +42,17 @@ sed -e "s|unix://$dir/run/cuzk.sock|127.0.0.1:$http_port|" -e 's|status_listen =
 if "$cuzk" serve --config "$dir/clash_grpc.toml" > /dev/null 2> "$dir/clash.err"; then
   echo "a second daemon listened on a port in use"; exit 1; fi
 grep -q "cannot listen for gRPC" "$dir/clash.err"
+# ... at once, before any circuit is made ready: here a PoRep development key,
+# which would take minutes to make, is never started.
+sed -e "s|$dir/cache|$dir/cache-slow|" "$dir/clash_http.toml" > "$dir/clash_slow.toml"
+printf '[[circuits]]\nid = "porep-2k"\nfilecoin = "porep"\nsector_size = "2KiB"\ndev_seed = 9\n' >> "$dir/clash_slow.toml"
+started=$SECONDS
+rc=0
+timeout 120 "$cuzk" serve --config "$dir/clash_slow.toml" > /dev/null 2> "$dir/clash.err" || rc=$?
+[[ $rc -eq 1 ]] || { echo "a port conflict with a slow circuit: exit $rc"; cat "$dir/clash.err"; exit 1; }
+(( SECONDS - started < 20 )) || { echo "the port conflict was reported after $((SECONDS - started)) s"; exit 1; }
+grep -q "cannot listen for HTTP" "$dir/clash.err"
+[[ ! -e "$dir/cache-slow/porep-2KiB.cuzkr1cs" ]] || { echo "the circuit was synthesized first"; exit 1; }
 "$cuzk" prove --addr "$addr" --circuit demo --wtns "$dir/w.wtns" --proof "$dir/proof.json" \
   --public "$dir/public.json" --vk "$dir/vk.json" | tee "$dir/prove.out"
 grep -q "verified 1 proof(s)" "$dir/prove.out"

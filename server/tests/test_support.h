@@ -45,13 +45,15 @@ inline ServerConfig demo_config(const std::string& dir, const std::string& liste
 }
 
 // Starts the daemon of `c` (whose first circuit is the demo circuit) into
-// *server and reads the demo circuit's witness (the .wtns bytes) and
-// verifying key. A failure fails the test: callers ASSERT_NO_FATAL_FAILURE.
+// *server, waits until its circuits are loaded, and reads the demo circuit's
+// witness (the .wtns bytes) and verifying key. A failure fails the test:
+// callers ASSERT_NO_FATAL_FAILURE.
 inline void start_demo_daemon(const ServerConfig& c, std::unique_ptr<Server>* server, std::string* wtns,
                               groth16::VerifyingKey* vk) {
   auto s = Server::start(c);
   ASSERT_TRUE(s.ok()) << s.status().to_string();
   *server = std::move(*s);
+  ASSERT_TRUE((*server)->engine().wait_for_circuits(std::chrono::minutes(5)));
   engine::DemoFiles f = engine::demo_files(c.engine.circuits[0].demo_spec, c.engine.cache_dir);
   *wtns = read_file(f.wtns);
   auto key = io::read_vk_json(f.vk_json);

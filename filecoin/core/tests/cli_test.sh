@@ -171,6 +171,14 @@ grep -q "is not the size of" "$work/out"
 expect 1 "$cuzk" filecoin prove --addr "$nodaemon" --kind porep --registered-proof "$SEAL_PROOF" --sector-size 2KiB \
   --vanilla "$work/s/c1-envelope.json" --out "$work/x.proof"
 [[ ! -e "$work/x.proof" ]] || { echo "FAILED: a proof file was written" >&2; exit 1; }
+# --sector-size is read as every size in cuzk (base/byte_size.h: binary units, any case).
+for size in 2K 2k 2kib "2 KiB" 2048; do
+  expect 1 "$cuzk" filecoin prove --addr "$nodaemon" --kind porep --registered-proof "$SEAL_PROOF" --sector-size "$size" \
+    --vanilla "$work/s/c1-envelope.json" --out "$work/x.proof"
+done
+expect 2 "$cuzk" filecoin prove --addr "$nodaemon" --kind porep --registered-proof "$SEAL_PROOF" --sector-size 2Q \
+  --vanilla "$work/s/c1-envelope.json" --out "$work/x.proof"
+grep -q -- "--sector-size: .*2Q" "$work/out"
 
 expect 2 "$cuzk" filecoin verify-seal --registered-proof 99 --comm-r "$COMM_R" --comm-d "$COMM_D" --ticket "$TICKET" \
   --seed "$SEED" --miner-id 1000 --sector 1 --vk "$work/seal.vk" --proof "$work/seal.proof"

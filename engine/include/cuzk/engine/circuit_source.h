@@ -83,6 +83,11 @@ struct SourceOptions {
   // rows are not synthesized into the cache and no directory is made; the
   // source is only good for describe(), which reads the key file's header.
   bool check_only = false;
+  // Called (from the calling thread) as each slow step of making the source
+  // begins, with what it does ("synthesizing the circuit's rows", ...), so
+  // that a caller can show and time it; an error it returns stops the making
+  // there and is returned (the daemon is stopping). Empty: not told.
+  std::function<Status(const std::string& step)> on_step;
 };
 
 // The source for a validated spec. Demo circuits are generated here when

@@ -45,6 +45,8 @@ struct FilecoinCircuitSpec {
 // proves (each with fresh blinding). For measuring the pipeline at sizes
 // whose witnesses (4.2 GB at 2^27) no request could carry.
 struct LoadedCircuit;
+class CircuitSource;
+struct SourceOptions;
 struct BenchCircuitSpec {
   std::string shape;  // "porep"
   int lg = 0;         // 8..27
@@ -132,6 +134,18 @@ struct EngineConfig {
   // Where generated demo keys are cached (created when missing).
   std::string cache_dir;
   std::vector<CircuitSpec> circuits;
+  // How the circuits are made ready (their sources built: demo keys and
+  // Filecoin rows generated, development keys made; key headers read).
+  // false: Engine::create does it, in order, and fails on the first circuit
+  // that fails. true: create() returns at once with every circuit "loading";
+  // Engine::start_loading() builds them in order on a thread of the engine,
+  // each served as soon as it is ready, one that fails kept as "failed" with
+  // its reason while the others are served (the daemon: its listeners are
+  // up meanwhile).
+  bool load_in_background = false;
+  // Builds a circuit's source in place of make_circuit_source (tests: a slow
+  // or failing circuit). Null: make_circuit_source.
+  std::function<StatusOr<std::unique_ptr<CircuitSource>>(const CircuitSpec&, const SourceOptions&)> source_factory;
 
   // Checks ranges and the circuit list (unique ids, one source each).
   // Errors: INVALID_ARGUMENT naming the offending key.

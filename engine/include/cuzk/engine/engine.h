@@ -81,6 +81,10 @@ struct PartitionStatus {
 
 struct JobStatus {
   std::string job_id, request_id, circuit_id;
+  // The Filecoin kinds: the sector the request names (miner id and sector
+  // number, as the request gave them).
+  bool has_sector = false;
+  uint64_t miner_id = 0, sector_number = 0;
   ProofKind kind = ProofKind::kUnspecified;
   Priority priority = Priority::kNormal;
   JobState state = JobState::kQueued;
@@ -144,6 +148,20 @@ struct QueueDepth {
   uint32_t in_progress = 0;  // partitions proving or finalizing
 };
 
+// Where a configured circuit stands (EngineConfig::load_in_background).
+enum class CircuitState { kLoading, kReady, kFailed };
+std::string_view circuit_state_name(CircuitState state);  // "loading", "ready", "failed"
+
+struct CircuitLoadStatus {
+  std::string id;
+  CircuitState state = CircuitState::kLoading;
+  std::string step;   // loading: what it does now ("waiting for the circuits before it", ...)
+  std::string error;  // failed: why
+  // loading: seconds since its load began (0 while it waits its turn), and
+  // in its current step; ready or failed: how long the load took.
+  double elapsed_s = 0, step_s = 0;
+};
+
 struct EngineStatus {
   double uptime_s = 0;
   std::string version;  // EngineConfig::version
@@ -155,6 +173,7 @@ struct EngineStatus {
   std::vector<JobStatus> jobs;
   std::vector<WorkerStatus> workers;
   std::vector<KeyStatus> keys;
+  std::vector<CircuitLoadStatus> circuits;  // every configured circuit, in configuration order
   std::vector<QueueDepth> queues;
   std::vector<std::string> devices;         // names, in configuration order
   std::vector<DeviceStatus> device_status;  // the same devices in detail
@@ -180,10 +199,18 @@ Status check_request_fields(const JobRequest& request);
 
 class Engine {
  public:
-  // Builds the circuit sources (generating demo circuits when needed) and
-  // starts the workers. Errors: INVALID_ARGUMENT from config.validate(),
-  // FAILED_PRECONDITION when a circuit's files are unusable.
+  // Starts the workers and, unless config.load_in_background, builds the
+  // circuit sources (generating demo circuits when needed). Errors:
+  // INVALID_ARGUMENT from config.validate(), FAILED_PRECONDITION when a
+  // circuit's files are unusable (only without load_in_background).
   static StatusOr<std::unique_ptr<Engine>> create(const EngineConfig& config);
+  // With load_in_background: starts making the circuits ready, in
+  // configuration order, on a thread of the engine (a second call does
+  // nothing). Each step is logged with its time; status().circuits shows
+  // where each one stands. Without it: nothing (create() did it).
+  void start_loading();
+  // Waits up to `timeout` until no circuit is loading; returns whether none is.
+  bool wait_for_circuits(std::chrono::milliseconds timeout);
   // Cancels what is left and joins every thread.
   ~Engine();
   Engine(const Engine&) = delete;
@@ -194,7 +221,9 @@ class Engine {
   // witness, wrong witness length), NOT_FOUND (unknown circuit),
   // ALREADY_EXISTS (request_id reused with another payload),
   // RESOURCE_EXHAUSTED (queue full, or a partition can never fit the
-  // budget), UNAVAILABLE (shutting down).
+  // budget), UNAVAILABLE (shutting down, or the circuit is still loading:
+  // the message names its step), FAILED_PRECONDITION (the circuit failed to
+  // load: the message says why).
   StatusOr<SubmitResult> submit(JobRequest request);
 
   // Waits for the job; with a timeout (nullopt = forever) an unfinished job

@@ -102,6 +102,10 @@ class KeyManager {
   KeyManager(const KeyManager&) = delete;
   KeyManager& operator=(const KeyManager&) = delete;
 
+  // Registers one more circuit (made ready after the manager started), COLD,
+  // with its header facts already read. REQUIRES: its id is not registered.
+  void add(std::unique_ptr<CircuitSource> source, const CircuitInfo& info) EXCLUDES(mu_);
+
   bool has(const std::string& id) const EXCLUDES(mu_);
   std::vector<std::string> ids() const EXCLUDES(mu_);
   // The key file of `id` (for messages); empty for an unknown id.
@@ -203,7 +207,8 @@ class KeyManager {
   MetricsRegistry* metrics_;
   mutable Mutex mu_;
   CondVar cv_;
-  // The map is fixed after construction; the entries are guarded by mu_.
+  // Entries are added (add()), never removed; node-based, so references to
+  // an entry stay valid while mu_ is dropped.
   std::map<std::string, std::unique_ptr<Entry>> entries_ GUARDED_BY(mu_);
   std::list<Waiter*> waiters_ GUARDED_BY(mu_);  // in arrival order
   uint64_t hot_bytes_ GUARDED_BY(mu_) = 0;

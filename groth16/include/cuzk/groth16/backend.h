@@ -91,6 +91,12 @@ struct ProofInputs {
   std::span<Fr> a, b, c;
   std::span<const Fr> witness;
   bool check_rows = false;
+  // Polled by run() between its stages (the CPU lane: after the rows, H and
+  // each MSM): once it returns true, run() stops at the next boundary with
+  // CANCELLED, so that the worker of a cancelled job is free in seconds, not
+  // at the end of the proof. Must be thread-safe. Empty: never. The CUDA lane
+  // runs its device stages (seconds) to their end.
+  std::function<bool()> cancelled;
   bool rows_given() const { return !a.empty() || !b.empty() || !c.empty(); }
 };
 

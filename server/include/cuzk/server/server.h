@@ -15,9 +15,15 @@ namespace cuzk::server {
 
 class Server {
  public:
-  // Starts the engine (generating demo circuits when needed) and both
-  // listeners. Errors: INVALID_ARGUMENT (config), FAILED_PRECONDITION /
-  // ALREADY_EXISTS (socket path), UNAVAILABLE (a port cannot be bound).
+  // Starts the engine and both listeners, then makes the circuits ready in
+  // the background (generating demo circuits, Filecoin rows and development
+  // keys when needed; engine().status().circuits shows each one's state, and
+  // engine().wait_for_circuits() waits for them): a request for a circuit
+  // still loading is answered UNAVAILABLE, one whose load failed
+  // FAILED_PRECONDITION, and the ready ones are served meanwhile.
+  // Errors: INVALID_ARGUMENT (config), FAILED_PRECONDITION / ALREADY_EXISTS
+  // (socket path), UNAVAILABLE (a port cannot be bound), each before any
+  // circuit is loaded.
   static StatusOr<std::unique_ptr<Server>> start(const ServerConfig& config);
   // Stops everything (shutdown(0) when not done yet).
   ~Server();
