@@ -222,7 +222,7 @@ TYPED_TEST(CurveTest, BatchNormalizeMatchesToAffine) {
 // The fixed-base table against the windowed multiplication (scalar_mul.h)
 // on the edge scalars (digits 0 and 2^12 − 1 in every window, the top window
 // alone, r − 1), and against running sums on a batch longer than the table's
-// internal batch of 2048: k_i = a + i·b, so [k_i]P = [k_(i−1)]P + [b]P, with
+// internal batch of 4096: k_i = a + i·b, so [k_i]P = [k_(i−1)]P + [b]P, with
 // zeros and repeats among them.
 TYPED_TEST(CurveTest, FixedBaseTableMatchesScalarMultiplication) {
   using C = TypeParam;
@@ -247,7 +247,7 @@ TYPED_TEST(CurveTest, FixedBaseTableMatchesScalarMultiplication) {
   EXPECT_TRUE(got[0].is_infinity());
 
   const ff::Fr a = ff::Fr::random(rng), b = ff::Fr::random(rng);
-  const size_t n = 2048 + 45;
+  const size_t n = 4096 + 45;
   std::vector<ff::Fr> k(n);
   k[0] = a;
   for (size_t i = 1; i < n; ++i) k[i] = k[i - 1] + b;
@@ -255,7 +255,7 @@ TYPED_TEST(CurveTest, FixedBaseTableMatchesScalarMultiplication) {
   std::vector<J> want(n);
   want[0] = mul(p, a);
   for (size_t i = 1; i < n; ++i) want[i] = want[i - 1] + bp;
-  for (size_t i : {size_t(7), size_t(2047), size_t(2048)}) {  // zeros, one at each side of the batch boundary
+  for (size_t i : {size_t(7), size_t(4095), size_t(4096)}) {  // zeros, one at each side of the batch boundary
     k[i] = ff::Fr::zero();
     want[i] = J::identity();
   }
