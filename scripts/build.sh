@@ -6,6 +6,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${PRESET:-release}
+# A compiler cache where one is installed (as scripts/fuzz.sh uses): a rebuild,
+# or another clone of the same sources, compiles only what changed. With the
+# base directory set to the clone, its entries do not depend on where the
+# clone lives. Launchers given by the caller are kept.
+if command -v ccache >/dev/null; then
+  export CMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
+  export CMAKE_CUDA_COMPILER_LAUNCHER=${CMAKE_CUDA_COMPILER_LAUNCHER:-ccache}
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+fi
 # shellcheck disable=SC2086
 cmake --preset "$preset" ${CUZK_CMAKE_ARGS:-} >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"

@@ -22,7 +22,10 @@ if ! command -v "$clang" >/dev/null || ! command -v "${clang/clang++/clang}" >/d
 fi
 build=build-fuzz
 launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}  # entries shared by clones wherever they live
+fi
 if [[ ! -f $build/build.ninja ]]; then
   mkdir -p "$build"
   cmake -S . -B "$build" -G Ninja -DCMAKE_C_COMPILER="${clang/clang++/clang}" -DCMAKE_CXX_COMPILER="$clang" \

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuzk/base/file_lock.h"
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/base/random.h"
 
@@ -119,6 +121,32 @@ TEST(StalePartials, OnlyFilesOfWritersThatNoLongerRunAreRemoved) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/" + names[0]));
   for (size_t i = 1; i < names.size(); ++i) EXPECT_TRUE(std::filesystem::exists(dir + "/" + names[i])) << names[i];
   EXPECT_EQ(*remove_stale_partials(dir + "/missing"), 0u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(FileLock, ExcludesOtherHoldersUntilReleased) {
+  std::string dir = (std::filesystem::temp_directory_path() / ("cuzk-lock-" + std::to_string(OsRng()()))).string();
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/k.params.lock";
+  auto first = FileLock::acquire(path);
+  ASSERT_TRUE(first.ok()) << first.status().to_string();
+  EXPECT_TRUE(first->held());
+  auto second = FileLock::acquire(path, /*wait=*/false);
+  EXPECT_EQ(second.status().code(), StatusCode::kUnavailable) << second.status().to_string();
+  // A waiting holder gets the lock once the first one ends.
+  std::atomic<bool> got{false};
+  std::jthread waiter([&] {
+    auto l = FileLock::acquire(path);
+    EXPECT_TRUE(l.ok()) << l.status().to_string();
+    got = true;
+  });
+  FileLock moved = std::move(*first);  // moving keeps the lock
+  EXPECT_EQ(FileLock::acquire(path, false).status().code(), StatusCode::kUnavailable);
+  moved = FileLock();
+  waiter.join();
+  EXPECT_TRUE(got.load());
+  EXPECT_TRUE(FileLock::acquire(path, false).ok());
+  EXPECT_EQ(FileLock::acquire(dir + "/missing/x.lock").status().code(), StatusCode::kNotFound);
   std::filesystem::remove_all(dir);
 }
 

@@ -11,6 +11,7 @@
 
 #include "cuzk/base/random.h"
 #include "cuzk/ec/curves.h"
+#include "cuzk/ec/fixed_base.h"
 
 namespace cuzk::ec {
 namespace {
@@ -216,6 +217,53 @@ TYPED_TEST(CurveTest, BatchNormalizeMatchesToAffine) {
   EXPECT_TRUE(ja[2].is_infinity());
   std::vector<Jacobian<C>> empty;
   EXPECT_TRUE(batch_normalize<C>(std::span<const Jacobian<C>>(empty)).empty());
+}
+
+// The fixed-base table against the windowed multiplication (scalar_mul.h)
+// on the edge scalars (digits 0 and 2^12 − 1 in every window, the top window
+// alone, r − 1), and against running sums on a batch longer than the table's
+// internal batch of 4096: k_i = a + i·b, so [k_i]P = [k_(i−1)]P + [b]P, with
+// zeros and repeats among them.
+TYPED_TEST(CurveTest, FixedBaseTableMatchesScalarMultiplication) {
+  using C = TypeParam;
+  using J = Jacobian<C>;
+  TestRng rng(fresh_seed());
+  const Affine<C> p = random_point<C>(rng);
+  const FixedBaseTable<C> table(p);
+  auto from_limbs = [](ff::Limbs<4> l) { return ff::Fr::from_canonical_unchecked(l); };
+  std::vector<ff::Fr> edge = {ff::Fr::zero(), ff::Fr::one(), ff::Fr::from_uint(2), ff::Fr::from_uint(4095),
+                              ff::Fr::from_uint(4096), -ff::Fr::one(), -ff::Fr::from_uint(2),
+                              from_limbs({0, 0, 0, uint64_t(1) << 60}),                     // 2^252
+                              from_limbs({~0ull, ~0ull, ~0ull, (uint64_t(1) << 60) - 1}),  // 2^252 − 1
+                              ff::Fr::random(rng)};
+  std::vector<Affine<C>> got(edge.size());
+  table.mul_batch(edge, got);
+  for (size_t i = 0; i < edge.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(J::from_affine(got[i]), mul(p, edge[i]));
+    EXPECT_EQ(table.mul(edge[i]), mul(p, edge[i]));
+    EXPECT_TRUE(got[i].is_on_curve());
+  }
+  EXPECT_TRUE(got[0].is_infinity());
+
+  const ff::Fr a = ff::Fr::random(rng), b = ff::Fr::random(rng);
+  const size_t n = 4096 + 45;
+  std::vector<ff::Fr> k(n);
+  k[0] = a;
+  for (size_t i = 1; i < n; ++i) k[i] = k[i - 1] + b;
+  const J bp = mul(p, b);
+  std::vector<J> want(n);
+  want[0] = mul(p, a);
+  for (size_t i = 1; i < n; ++i) want[i] = want[i - 1] + bp;
+  for (size_t i : {size_t(7), size_t(4095), size_t(4096)}) {  // zeros, one at each side of the batch boundary
+    k[i] = ff::Fr::zero();
+    want[i] = J::identity();
+  }
+  k[100] = k[99];  // a repeat
+  want[100] = want[99];
+  got.assign(n, Affine<C>{});
+  table.mul_batch(k, got);
+  for (size_t i = 0; i < n; ++i) ASSERT_EQ(J::from_affine(got[i]), want[i]) << i;
 }
 
 TYPED_TEST(CurveTest, SubgroupCheckMatchesDefinition) {

@@ -1,7 +1,9 @@
 #include "filecoin_source.h"
 
 #include <filesystem>
+#include <functional>
 
+#include "cuzk/base/file_lock.h"
 #include "cuzk/base/log.h"
 #include "cuzk/groth16/setup.h"
 #include "cuzk/io/bellperson.h"
@@ -52,14 +54,26 @@ StatusOr<uint64_t> check_params_file(const std::string& path, const r1cs::Circui
 
 using StepFn = std::function<Status(const std::string&)>;
 
+// Makes the cache file `path` with `make` unless it is there, holding
+// `<path>.lock` meanwhile: processes sharing a cache directory (daemons, or
+// tests run in parallel on one test cache) make each file once, and the
+// others wait for it and find it made.
+Status make_once(const std::string& path, const std::function<Status()>& make) {
+  if (fs::exists(path)) return ok_status();
+  ASSIGN_OR_RETURN(FileLock lock, FileLock::acquire(path + ".lock"));
+  if (fs::exists(path)) return ok_status();
+  return make();
+}
+
 Status ensure_circuit_file(const FilecoinCircuit& circuit, const std::string& path, const StepFn& step = nullptr) {
   if (fs::exists(path)) return ok_status();
   if (step) {
     RETURN_IF_ERROR(step("synthesizing the " + circuit.name() + " circuit's rows into " + path + " (once)"));
-  } else {
-    CUZK_LOG(Info) << circuit.name() << ": synthesizing the circuit's rows into " << path << " (once)";
   }
-  return filecoin::snark::write_precompiled_circuit(circuit, path);
+  return make_once(path, [&] {
+    CUZK_LOG(Info) << circuit.name() << ": synthesizing the circuit's rows into " << path << " (once)";
+    return filecoin::snark::write_precompiled_circuit(circuit, path);
+  });
 }
 
 // The circuit's rows from its cache file. The file is derived (synthesized
@@ -84,10 +98,8 @@ StatusOr<r1cs::Circuit> load_rows(const FilecoinCircuit& circuit, const r1cs::Ci
   return rows;
 }
 
-Status ensure_dev_key(const FilecoinCircuit& circuit, const r1cs::CircuitShape& shape, const FilecoinFiles& files,
-                      uint64_t seed, ThreadPool* pool, const StepFn& step) {
-  if (fs::exists(files.dev_params)) return ok_status();
-  if (step) RETURN_IF_ERROR(step("generating an INSECURE development key into " + files.dev_params + " (once)"));
+Status make_dev_key(const FilecoinCircuit& circuit, const r1cs::CircuitShape& shape, const FilecoinFiles& files,
+                    uint64_t seed, ThreadPool* pool) {
   CUZK_LOG(Warn) << circuit.name() << ": generating an INSECURE development key (seed " << seed << ") into "
                  << files.dev_params << "; anyone who knows the seed can forge proofs: for testing only";
   ASSIGN_OR_RETURN(r1cs::Circuit rows, load_rows(circuit, shape, files.circuit, pool));
@@ -97,6 +109,13 @@ Status ensure_dev_key(const FilecoinCircuit& circuit, const r1cs::CircuitShape& 
   so.pool = pool;
   ASSIGN_OR_RETURN(groth16::ProvingKey pk, groth16::dev_setup(rows, so));
   return io::write_params(files.dev_params, pk, pool);
+}
+
+Status ensure_dev_key(const FilecoinCircuit& circuit, const r1cs::CircuitShape& shape, const FilecoinFiles& files,
+                      uint64_t seed, ThreadPool* pool, const StepFn& step) {
+  if (fs::exists(files.dev_params)) return ok_status();
+  if (step) RETURN_IF_ERROR(step("generating an INSECURE development key into " + files.dev_params + " (once)"));
+  return make_once(files.dev_params, [&] { return make_dev_key(circuit, shape, files, seed, pool); });
 }
 
 class FilecoinSource : public CircuitSource {

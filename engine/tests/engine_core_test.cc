@@ -17,6 +17,19 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// Waits for what another thread will do; the bound only guards against a
+// hang (a loaded machine slows the test down rather than failing it).
+constexpr auto kHangGuard = 120s;
+template <class Pred>
+bool eventually(Pred pred) {
+  const auto end = std::chrono::steady_clock::now() + kHangGuard;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(1ms);
+  }
+  return true;
+}
+
 TEST(MemoryBudget, ReserveReleaseAndPeak) {
   MemoryBudget b(1000);
   Reservation r1, r2;
@@ -51,9 +64,8 @@ TEST(MemoryBudget, BlockedReserveWakesOnRelease) {
     ASSERT_TRUE(r.ok());
     got = true;
   });
-  std::this_thread::sleep_for(30ms);
-  EXPECT_FALSE(got.load());
-  EXPECT_EQ(b.waiters(), 1u);
+  ASSERT_TRUE(eventually([&] { return b.waiters() == 1; }));
+  EXPECT_FALSE(got.load());  // 80 + 50 does not fit
   held.release(40);  // 40 + 50 fits
   t.join();
   EXPECT_TRUE(got.load());
@@ -75,7 +87,7 @@ TEST(MemoryBudget, CancelAndCloseWakeWaiters) {
     auto r = b.reserve(5, nullptr);
     EXPECT_EQ(r.status().code(), StatusCode::kCancelled);
   });
-  std::this_thread::sleep_for(10ms);
+  ASSERT_TRUE(eventually([&] { return b.waiters() == 1; }));  // close() wakes it, not refuses it
   b.close();
   t2.join();
 }
@@ -137,7 +149,7 @@ TEST(WorkQueue, BatchWaitCollectsLateArrivals) {
     std::this_thread::sleep_for(20ms);
     q.push({Priority::kNormal, 2, 0}, "x", 2);
   });
-  auto b = q.pop_batch(2, 2000ms);
+  auto b = q.pop_batch(2, kHangGuard);  // returns once the batch is full
   EXPECT_EQ(b, (std::vector<int>{1, 2}));
 }
 

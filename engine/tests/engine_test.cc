@@ -171,7 +171,9 @@ TEST_F(EngineTest, SameCircuitPartitionsAreBatched) {
   EngineConfig c = config();
   c.workers_per_device = 1;
   c.max_batch_size = 3;
-  c.max_batch_wait_ms = 200;
+  // A batch goes when it is full or when this wait ends: long enough that
+  // the partitions' preparation on a loaded machine does not outlast it.
+  c.max_batch_wait_ms = 10'000;
   auto e = make(c);
   auto s = e->submit(request(Priority::kNormal, 6));
   ASSERT_TRUE(s.ok());
@@ -296,14 +298,20 @@ TEST_F(EngineTest, BadRequestsAreRejectedAndTheEngineKeepsServing) {
 }
 
 TEST_F(EngineTest, FinishedJobsAreDroppedAfterRetention) {
+  // Retention runs on a clock the test moves: with a short real retention
+  // the job could be forgotten before the first await, on a slow machine.
+  testing::MovableClock clock;
   EngineConfig c = config();
-  c.result_retention_ms = 50;
+  c.result_retention_ms = 60'000;
+  c.env = &clock;
   auto e = make(c);
   JobRequest r = request();
   r.request_id = "keep-me";
   auto s = e->submit(r);
   ASSERT_TRUE(s.ok());
   ASSERT_TRUE(e->await(s->job_id, std::nullopt).ok());
+  ASSERT_TRUE(e->await(s->job_id, 0ms).ok());  // kept
+  clock.advance(61s);
   EXPECT_TRUE(testing::wait_until([&] { return !e->await(s->job_id, 0ms).ok(); }, 5s));
   EXPECT_EQ(e->await(s->job_id, 0ms).status().code(), StatusCode::kNotFound);
   auto again = e->submit(r);  // the request id is free again: a new job

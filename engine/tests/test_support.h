@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -109,6 +110,17 @@ bool wait_until(Pred pred, std::chrono::milliseconds timeout) {
   }
   return pred();
 }
+
+// The real files and a clock the test moves forward: for retention and idle
+// times, which then pass when the test says, not when the machine gets to it.
+class MovableClock : public Env {
+ public:
+  Clock::time_point now() override { return Env::now() + std::chrono::milliseconds(ahead_ms_.load()); }
+  void advance(std::chrono::milliseconds by) { ahead_ms_ += by.count(); }
+
+ private:
+  std::atomic<int64_t> ahead_ms_{0};
+};
 
 inline PartitionState partition_state(Engine& e, const std::string& job_id, uint32_t index = 0) {
   for (const auto& j : e.status().jobs)

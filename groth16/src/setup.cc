@@ -8,65 +8,23 @@
 
 #include "cuzk/base/log.h"
 #include "cuzk/base/random.h"
-#include "cuzk/ec/batch.h"
-#include "cuzk/ec/scalar_mul.h"
+#include "cuzk/ec/fixed_base.h"
 #include "cuzk/r1cs/density.h"
 
 namespace cuzk::groth16 {
 namespace {
 
-// Fixed-base scalar multiplication with 8-bit windows: table[w][d] = d·2^(8w)·G
-// for d in 1..255 (32 windows cover 256 bits), so [k]G costs at most 32 mixed
-// additions and no doublings. Table: 32·255 affine points.
+// out[i] = [scalars[i]]·G, in parallel, in affine form.
 template <class C>
-class FixedBaseTable {
- public:
-  static constexpr int kWindowBits = 8;
-  static constexpr int kWindows = 256 / kWindowBits;
-  static constexpr int kDigits = (1 << kWindowBits) - 1;
-
-  explicit FixedBaseTable(const ec::Affine<C>& base) {
-    std::vector<ec::Jacobian<C>> jac(size_t(kWindows) * kDigits);
-    ec::Jacobian<C> window_base = ec::Jacobian<C>::from_affine(base);
-    for (int w = 0; w < kWindows; ++w) {
-      ec::Jacobian<C> acc = window_base;
-      for (int d = 1; d <= kDigits; ++d) {
-        jac[size_t(w) * kDigits + size_t(d - 1)] = acc;
-        acc += window_base;
-      }
-      window_base = acc;  // 256 · previous base
-    }
-    table_ = ec::batch_normalize<C>(std::span<const ec::Jacobian<C>>(jac));
-  }
-
-  ec::Jacobian<C> mul(const Fr& k) const {
-    Fr::Repr c = k.canonical();
-    ec::Jacobian<C> acc = ec::Jacobian<C>::identity();
-    for (int w = 0; w < kWindows; ++w) {
-      unsigned d = unsigned(c[size_t(w / 8)] >> (8 * (w % 8))) & 0xff;
-      if (d) acc += table_[size_t(w) * kDigits + d - 1];
-    }
-    return acc;
-  }
-
- private:
-  std::vector<ec::Affine<C>> table_;
-};
-
-// out[i] = [scalars[i]]·G, in parallel, normalised to affine.
-template <class C>
-std::vector<ec::Affine<C>> fixed_base_batch(const FixedBaseTable<C>& table, std::span<const Fr> scalars,
+std::vector<ec::Affine<C>> fixed_base_batch(const ec::FixedBaseTable<C>& table, std::span<const Fr> scalars,
                                             ThreadPool& pool, const std::function<void(size_t)>& done) {
   std::vector<ec::Affine<C>> out(scalars.size());
   constexpr size_t kChunk = 4096;
   size_t chunks = (scalars.size() + kChunk - 1) / kChunk;
   pool.parallel_for(chunks, 1, [&](size_t cb, size_t ce) {
-    std::vector<ec::Jacobian<C>> jac;
     for (size_t ch = cb; ch < ce; ++ch) {
       size_t b = ch * kChunk, e = std::min(scalars.size(), b + kChunk);
-      jac.resize(e - b);
-      for (size_t i = b; i < e; ++i) jac[i - b] = table.mul(scalars[i]);
-      ec::batch_normalize<C>(std::span<const ec::Jacobian<C>>(jac), std::span<ec::Affine<C>>(out.data() + b, e - b));
+      table.mul_batch(scalars.subspan(b, e - b), std::span<ec::Affine<C>>(out.data() + b, e - b));
       if (done) done(e - b);
     }
   });
@@ -260,8 +218,8 @@ StatusOr<ProvingKey> dev_setup(const r1cs::Circuit& circuit, const DevSetupOptio
   q = QapAtTau{};
   phase("scalars");
 
-  FixedBaseTable<ec::G1Curve> g1(ec::g1_generator());
-  FixedBaseTable<ec::G2Curve> g2(ec::g2_generator());
+  ec::FixedBaseTable<ec::G1Curve> g1(ec::g1_generator());
+  ec::FixedBaseTable<ec::G2Curve> g2(ec::g2_generator());
   size_t total = ic.size() + l.size() + a.size() + 2 * b.size() + h.size(), done = 0;
   auto progress = [&](size_t k) {
     done += k;  // parallel_for chunks run concurrently; progress is approximate

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "cuzk/base/random.h"
+#include "cuzk/base/sha256.h"
 #include "cuzk/groth16/backend.h"
 #include "cuzk/groth16/prover.h"
 #include "cuzk/groth16/setup.h"
@@ -158,8 +159,67 @@ TEST(Groth16, RejectsMismatchedShapes) {
 }  // namespace
 }  // namespace cuzk::groth16
 
+// A development key is a function of its circuit and seed alone: the files
+// the daemon and the tests cache are made again, by whatever code is current,
+// and must come out the same. The digests below are of keys made by the setup
+// as it was before its fixed-base multiplications changed (8-bit windows,
+// one mixed addition per window, then a batch normalisation): any change to
+// how points are computed must leave them as they are.
 namespace cuzk::groth16 {
 namespace {
+
+void feed(Sha256& h, const ff::Fp& x) {
+  const auto c = x.canonical();
+  uint8_t b[sizeof c];
+  for (size_t i = 0; i < c.size(); ++i)
+    for (size_t j = 0; j < 8; ++j) b[8 * i + j] = uint8_t(c[i] >> (8 * j));
+  h.update(b, sizeof b);
+}
+void feed(Sha256& h, const ff::Fp2& x) {
+  feed(h, x.c0);
+  feed(h, x.c1);
+}
+template <class P>
+void feed(Sha256& h, const std::vector<P>& points) {
+  for (const P& p : points) {
+    feed(h, p.x);
+    feed(h, p.y);
+  }
+}
+
+// SHA-256 over every point of the key (coordinates canonical, limbs
+// little-endian), in the order the key holds them.
+std::string key_digest(const ProvingKey& pk) {
+  Sha256 h;
+  feed(h, std::vector<G1Affine>{pk.vk.alpha_g1, pk.vk.beta_g1, pk.vk.delta_g1});
+  feed(h, std::vector<G2Affine>{pk.vk.beta_g2, pk.vk.gamma_g2, pk.vk.delta_g2});
+  for (const std::vector<G1Affine>* v : {&pk.vk.ic, &pk.h, &pk.l, &pk.a, &pk.b_g1}) feed(h, *v);
+  feed(h, pk.b_g2);
+  std::string hex;
+  for (uint8_t b : h.finish()) {
+    static const char* kHex = "0123456789abcdef";
+    hex += kHex[b >> 4];
+    hex += kHex[b & 15];
+  }
+  return hex;
+}
+
+// More than one chunk of points per query (the setup works in chunks of
+// 4096 points), on a pool of three threads so that chunks are split unevenly.
+TEST(DevSetup, KeysOfAFixedSeedAreTheSameAsEver) {
+  r1cs::SyntheticParams p{.num_constraints = 5000, .num_public_inputs = 3, .num_aux = 4600,
+                          .zero_one_fraction = 0.7, .terms_per_lc = 2, .num_distinct_coeffs = 8, .seed = 2812};
+  auto sc = r1cs::generate_synthetic(p);
+  ASSERT_TRUE(sc.ok()) << sc.status().to_string();
+  ThreadPool pool(3);
+  struct Want { KeyLayout layout; const char* digest; };
+  for (Want w : {Want{KeyLayout::kBellperson, "a658d56ad1e48bd92a9b3fbef9047ae8f13371b5012d0619b28107295df4a586"},
+                 Want{KeyLayout::kSnarkjs, "74c010a421f548877be0c77a39cf2d95b37dd3f32ef84d71fa1137cf9824ac92"}}) {
+    auto pk = dev_setup(sc->circuit, {.layout = w.layout, .seed = 28, .pool = &pool});
+    ASSERT_TRUE(pk.ok()) << pk.status().to_string();
+    EXPECT_EQ(key_digest(*pk), w.digest) << key_layout_name(w.layout);
+  }
+}
 
 TEST(Groth16, CancellationStopsAtAStageBoundary) {
   Fixture f = make(KeyLayout::kBellperson, 40, 1, 40, fresh_seed());

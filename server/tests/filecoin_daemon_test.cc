@@ -7,8 +7,9 @@
 // the public inputs computed from the public parameters.
 //
 // Slow on two cores (the development keys of the 2^22-row PoRep and 2^21-row
-// SnapDeals circuits take minutes to make): CTest label "filecoin". The keys
-// are deterministic (fixed seeds) and kept in the run's shared test cache.
+// SnapDeals circuits take one to two minutes each to make, and the PoRep
+// proof about one on the CPU): CTest label "filecoin". The keys are
+// deterministic (fixed seeds) and kept in the run's shared test cache.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 

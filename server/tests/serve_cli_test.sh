@@ -8,6 +8,14 @@ dir=$(mktemp -d)
 pid=""
 cleanup() { [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
+# Whether a command's output matches an extended regex. Not `cmd | grep -q`
+# (nor `| grep > /dev/null`, which GNU grep treats alike): grep stops reading
+# at the first match, a command that writes on dies of SIGPIPE, and pipefail
+# then fails the line now and then.
+prints() { local pattern=$1 out; shift; out=$("$@") && grep -qE -- "$pattern" <<< "$out"; }
+# Polls until the command succeeds; the bound only guards against a hang (a
+# loaded machine makes the test slower, not failed).
+wait_for() { local end=$((SECONDS + 120)); until "$@"; do ((SECONDS < end)) || return 1; sleep 0.05; done; }
 cat > "$dir/cuzk.toml" <<TOML
 [server]
 listen = "unix://$dir/run/cuzk.sock"
@@ -24,7 +32,7 @@ addr="unix://$dir/run/cuzk.sock"
 
 "$cuzk" serve --config "$dir/cuzk.toml" > "$dir/serve.out" 2> "$dir/serve.err" &
 pid=$!
-for _ in $(seq 600); do grep -q "serving on" "$dir/serve.out" 2>/dev/null && break; sleep 0.2; done
+wait_for grep -q "serving on" "$dir/serve.out" 2>/dev/null || true
 grep -q "serving on" "$dir/serve.out" || { cat "$dir/serve.err"; exit 1; }
 
 "$cuzk" demo-witness --config "$dir/cuzk.toml" --out "$dir/w.wtns" --vk "$dir/vk.json"
@@ -57,17 +65,17 @@ grep -q "cannot listen for HTTP" "$dir/clash.err"
   --public "$dir/public.json" --vk "$dir/vk.json" | tee "$dir/prove.out"
 grep -q "verified 1 proof(s)" "$dir/prove.out"
 grep -q '"pi_a"' "$dir/proof.json"
-"$cuzk" prove --local --config "$dir/cuzk.toml" --circuit demo --wtns "$dir/w.wtns" --vk "$dir/vk.json" | grep "verified" > /dev/null
-"$cuzk" status --addr "$addr" | grep -E "^  demo +HOT " > /dev/null
-"$cuzk" status --addr "$addr" --metrics | grep "cuzk_proofs_completed_total" > /dev/null
-"$cuzk" evict demo --addr "$addr" | grep "evicted" > /dev/null
-"$cuzk" preload demo --addr "$addr" | grep "loaded in" > /dev/null
-"$cuzk" bench batch --addr "$addr" --wtns "$dir/w.wtns" -c 4 -j 2 --json "$dir/bench.json" | grep "proofs/s" > /dev/null
+prints "verified" "$cuzk" prove --local --config "$dir/cuzk.toml" --circuit demo --wtns "$dir/w.wtns" --vk "$dir/vk.json"
+prints "^  demo +HOT " "$cuzk" status --addr "$addr"
+prints "cuzk_proofs_completed_total" "$cuzk" status --addr "$addr" --metrics
+prints "evicted" "$cuzk" evict demo --addr "$addr"
+prints "loaded in" "$cuzk" preload demo --addr "$addr"
+prints "proofs/s" "$cuzk" bench batch --addr "$addr" --wtns "$dir/w.wtns" -c 4 -j 2 --json "$dir/bench.json"
 grep -q '"proofs":4' "$dir/bench.json"
 if "$cuzk" cancel job-404 --addr "$addr" 2>/dev/null; then echo "cancel of an unknown job succeeded"; exit 1; fi
-"$cuzk" status --addr "$addr" | grep -q "CPU backend, 2 threads"  # pipeline.prover_threads, not the core count
-job=$(sed -n 's/^\(job-[a-z0-9]*-[0-9]*\): .*/\1/p' "$dir/prove.out" | head -1)
-"$cuzk" cancel "$job" --addr "$addr" | grep -q "already finished keeps its result"
+prints "CPU backend, 2 threads" "$cuzk" status --addr "$addr"  # pipeline.prover_threads, not the core count
+job=$(sed -n 's/^\(job-[a-z0-9]*-[0-9]*\): .*/\1/p;T;q' "$dir/prove.out")
+prints "already finished keeps its result" "$cuzk" cancel "$job" --addr "$addr"
 
 # Outputs that cannot work are refused before proving, and nothing is written:
 # a snarkjs proof.json for a two-witness job (exit 2, naming the way out) ...
@@ -78,8 +86,8 @@ rc=0
 grep -q "not ending in .json" "$dir/two.err"
 [[ ! -e "$dir/two.json" ]] || { echo "two.json written"; exit 1; }
 # ... which the binary form takes: two 192-byte proofs, both checked with --vk.
-"$cuzk" prove --addr "$addr" --circuit demo --wtns "$dir/w.wtns" --extra-wtns "$dir/w.wtns" \
-  --proof "$dir/two.bin" --vk "$dir/vk.json" | grep -q "verified 2 proof(s)"
+prints "verified 2 proof\(s\)" "$cuzk" prove --addr "$addr" --circuit demo --wtns "$dir/w.wtns" \
+  --extra-wtns "$dir/w.wtns" --proof "$dir/two.bin" --vk "$dir/vk.json"
 [[ $(stat -c %s "$dir/two.bin") -eq 384 ]] || { echo "two.bin is not two proofs"; exit 1; }
 # A --vk that cannot be read (alpha's x given one more digit: not below p) fails before any
 # file is written.
@@ -100,7 +108,9 @@ rc=0
 "$cuzk" prove --addr "$addr" --circuit demo --wtns "$dir/w.wtns" --extra-wtns "$dir/w.wtns" --extra-wtns "$dir/w.wtns" \
   --extra-wtns "$dir/w.wtns" --extra-wtns "$dir/w.wtns" --extra-wtns "$dir/w.wtns" > "$dir/inflight.out" 2>&1 &
 client=$!
-for _ in $(seq 200); do "$cuzk" status --addr "$addr" | grep "queue GROTH16_CIRCUIT" > /dev/null && break; sleep 0.05; done
+# Until the job shows in the status (or has already ended, on a fast machine).
+in_flight_or_done() { prints "queue GROTH16_CIRCUIT" "$cuzk" status --addr "$addr" || ! kill -0 "$client" 2>/dev/null; }
+wait_for in_flight_or_done
 kill -TERM "$pid"
 wait "$client"
 grep -q "6 proof(s)" "$dir/inflight.out"

@@ -14,6 +14,9 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 pid=""
 cleanup() { [[ -n $pid ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; }
 trap cleanup EXIT
+# Polls until the command succeeds; the bound only guards against a hang (a
+# loaded machine makes the test slower, not failed).
+wait_for() { local end=$((SECONDS + 120)); until "$@"; do ((SECONDS < end)) || return 1; sleep 0.05; done; }
 passed=0
 failed=0
 step=0
@@ -36,7 +39,7 @@ lacks() {
 start_daemon() {
   "$cuzk" serve --config cuzk.toml > serve.out 2> serve.err &
   pid=$!
-  for _ in $(seq 300); do grep -q "serving on" serve.out 2>/dev/null && break; sleep 0.1; done
+  wait_for grep -q "serving on" serve.out 2>/dev/null || true
   grep -q "serving on" serve.out || { cat serve.err; exit 1; }
 }
 stop_daemon() { kill "$pid"; wait "$pid" || true; pid=""; rm -f serve.out; }
@@ -115,7 +118,7 @@ extra=()
 for _ in $(seq 250); do extra+=(--extra-wtns w.wtns); done  # seconds of work even on a fast machine
 "$cuzk" prove --addr "$addr" --circuit demo --wtns w.wtns "${extra[@]}" --proof long.bin > long.out 2> long.err &
 client=$!
-for _ in $(seq 100); do grep -q "submitted" long.err 2>/dev/null && break; sleep 0.05; done
+wait_for grep -q "submitted" long.err 2>/dev/null || true
 long_id=$(grep -oE "job-[a-z0-9]+-[0-9]+" long.err | head -1)
 run 0 "status --json while a job runs" "$cuzk" status --addr "$addr" --json
 says "an unfinished job's outcome is null" "\"outcome\": null"

@@ -65,7 +65,9 @@ bump_public() {
 tamper_proof() {
   node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync(process.argv[1]));p.pi_a=p.pi_c;fs.writeFileSync(process.argv[2],JSON.stringify(p))' "$1" "$2"
 }
-snarkjs_verify() { snarkjs groth16 verify "$@" | grep -q "OK"; }
+# Output first, then grep: `snarkjs ... | grep -q` can stop reading before
+# snarkjs is done writing, and pipefail then fails a good verification.
+snarkjs_verify() { local out; out=$(snarkjs groth16 verify "$@") && grep -q "OK" <<< "$out"; }
 
 echo "interop: powers of tau (bls12381, 2^8)"
 snarkjs powersoftau new bls12381 8 p0.ptau >/dev/null

@@ -22,6 +22,9 @@ rm -rf "$work" && mkdir -p "$work"
 pid=""
 cleanup() { [[ -n $pid ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; }
 trap cleanup EXIT
+# Polls until the command succeeds; the bound only guards against a hang (a
+# loaded machine makes the test slower, not failed).
+wait_for() { local end=$((SECONDS + 120)); until "$@"; do ((SECONDS < end)) || return 1; sleep 0.05; done; }
 cat > "$work/cuzk.toml" <<TOML
 [server]
 listen = "unix://$work/cuzk.sock"
@@ -37,7 +40,7 @@ TOML
 addr="unix://$work/cuzk.sock"
 "$cuzk" serve --config "$work/cuzk.toml" > "$work/serve.out" 2> "$work/serve.err" &
 pid=$!
-for _ in $(seq 300); do grep -q "serving on" "$work/serve.out" 2>/dev/null && break; sleep 0.1; done
+wait_for grep -q "serving on" "$work/serve.out" 2>/dev/null || true
 url=$(grep -o "http://127.0.0.1:[0-9]*" "$work/serve.out" | head -1)
 [[ -n $url ]] || { cat "$work/serve.err"; exit 1; }
 
@@ -60,7 +63,7 @@ for _ in $(seq 254); do extra+=(--extra-wtns "$work/w.wtns"); done
 "$cuzk" prove --addr "$addr" --circuit demo --priority low --wtns "$work/w.wtns" "${extra[@]}" --proof "$work/long.bin" \
   2> "$work/long.err" >/dev/null &
 long_pid=$!
-for _ in $(seq 100); do grep -q "submitted" "$work/long.err" 2>/dev/null && break; sleep 0.1; done
+wait_for grep -q "submitted" "$work/long.err" 2>/dev/null || true
 long_job=$(grep -o "job-[a-z0-9]*-[0-9]*" "$work/long.err" | head -1)
 sleep 1
 

@@ -1,8 +1,9 @@
 // Satisfiability at 8 MiB: a sector sealed in memory by cuzk::filecoin, its
 // C1 output (PoRep), Window and Winning PoSt proofs and a SnapDeals update
-// (four partitions) synthesize to witnesses that satisfy every row, with the
-// public inputs computed from the public parameters. Slow (sealing 8 MiB and
-// checking ~10 M rows): CTest label "filecoin".
+// (the first and the last of its four partitions) synthesize to witnesses
+// that satisfy every row, with the public inputs computed from the public
+// parameters. Slow (sealing 8 MiB and checking ~10 M rows per SnapDeals
+// partition): CTest label "filecoin".
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -66,7 +67,10 @@ TEST(Sealed8MiB, PoRepPoStAndSnapDealsAreSatisfied) {
   const SnapUpdate u = snap_encode(update, sector, new_data).value();
   auto config = update_config_for(update);
   ASSERT_TRUE(config.ok());
-  for (uint64_t k = 0; k < uint64_t(update.partitions); ++k) {
+  // The first and the last partition: the partition index enters the
+  // challenges and the public inputs; the partitions between add ~18 s each
+  // on two cores and nothing the two ends do not check.
+  for (uint64_t k : {uint64_t(0), uint64_t(update.partitions) - 1}) {
     const SnapPartitionProof proof = produce_snap_partition_proof(update, sector, u, k);
     auto part = update_partition_from_vanilla(update, k, sector.comm_r, u.comm_d_new, u.comm_r_new, proof);
     ASSERT_TRUE(part.ok()) << part.status().to_string();
