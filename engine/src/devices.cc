@@ -226,6 +226,9 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
     // INTERNAL, RESOURCE_EXHAUSTED or UNAVAILABLE, never to those two).
     const StatusCode code = sums.status().code();
     if (code == StatusCode::kFailedPrecondition || code == StatusCode::kInvalidArgument) return sums.status();
+    // CANCELLED: the lane stopped at a stage boundary because the job was
+    // cancelled (ProofInputs::cancelled) — the job's end, not the device's fault.
+    if (code == StatusCode::kCancelled) return sums.status();
     // A device error: this job fails, its memory goes back, the device serves the others.
     count_fallback(device, groth16::Fallback::kDeviceError);
     return sums.status().with_context(device->name + " (the job fails; the device goes on with other work)");

@@ -635,6 +635,9 @@ TEST_F(PipelineTest, ACancelledJobsWorkerIsFreeWhenItsLaneStops) {
   auto r = e->await(victim, 0ms);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->outcome, JobOutcome::kCancelled);
+  // The lane stopped because the job was cancelled: no device error is
+  // counted (nor warned about) for it.
+  EXPECT_EQ(fallbacks_of(e->status(), "fake:0", "device_error"), 0u);
 }
 
 }  // namespace

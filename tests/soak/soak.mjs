@@ -243,7 +243,9 @@ try {
     const timer = setTimeout(() => reject(new Error('cuzk serve did not start')), 180000);
     server.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/status http:\/\/127\.0\.0\.1:(\d+)/);
+      // "serving on" comes once every circuit is ready ("listening on", with
+      // the same addresses, comes first: a request then may find the circuit loading).
+      const m = out.match(/serving on [^\n]*status http:\/\/127\.0\.0\.1:(\d+)/);
       if (m) { httpPort = Number(m[1]); clearTimeout(timer); resolve(); }
     });
     server.on('exit', () => { clearTimeout(timer); reject(new Error('cuzk serve exited early: ' + serverErr)); });
