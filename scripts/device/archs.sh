@@ -8,10 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/cuzk-out}
 mkdir -p "$OUT"
-prefix=/tmp/cuzk-prefix
-mkdir -p $prefix
-for f in .deb/*.deb; do dpkg -x "$f" $prefix; done
-export CMAKE_PREFIX_PATH=$prefix/usr:$prefix/usr/lib/x86_64-linux-gnu/cmake
+# shellcheck source=scripts/device/debs-prefix.sh
+source scripts/device/debs-prefix.sh
 JOBS=${JOBS:-$(nproc)} scripts/check-gpu-archs.sh /tmp/build-archs -DCUZK_BUILD_SERVER=OFF 2>&1 | tee "$OUT/archs.txt"
 rc=${PIPESTATUS[0]}
 cp /tmp/build-archs.*.log "$OUT/" 2>/dev/null

@@ -12,10 +12,8 @@ OUT=${OUT:-/tmp/cuzk-out}
 mkdir -p "$OUT"
 peers=$PWD/.carry/peers
 [[ -d $peers/sppark && -d $peers/icicle ]] || { echo "peers.sh: no .carry/peers (scripts/fetch-peers.sh)"; exit 2; }
-prefix=/tmp/cuzk-prefix
-mkdir -p $prefix
-for f in .deb/*.deb; do dpkg -x "$f" $prefix; done
-export CMAKE_PREFIX_PATH=$prefix/usr:$prefix/usr/lib/x86_64-linux-gnu/cmake
+# shellcheck source=scripts/device/debs-prefix.sh
+source scripts/device/debs-prefix.sh
 t0=$(date +%s)
 if [[ ! -f $peers/icicle-install/lib/libicicle_curve_bls12_381.so ]]; then
   cmake -S "$peers/icicle/icicle" -B /tmp/icicle-build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCURVE=bls12_381 \

@@ -10,10 +10,8 @@ cd "$(dirname "$0")/../.."
 mode=${1:-all}
 OUT=${OUT:-/tmp/cuzk-out}
 mkdir -p "$OUT"
-prefix=/tmp/cuzk-prefix
-mkdir -p $prefix
-for f in .deb/*.deb; do dpkg -x "$f" $prefix; done
-export CMAKE_PREFIX_PATH=$prefix/usr:$prefix/usr/lib/x86_64-linux-gnu/cmake
+# shellcheck source=scripts/device/debs-prefix.sh
+source scripts/device/debs-prefix.sh
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv | tee "$OUT/gpu.txt"
 t0=$(date +%s)
 cmake -S . -B build-dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \

@@ -39,19 +39,6 @@ KeyShape shape_from(const KeyCounts& k, bool resident) {
 
 }  // namespace
 
-KeyCounts KeyCounts::of(const ProvingKey& pk, uint64_t circuit_bytes) {
-  KeyCounts k;
-  k.lg_n = pk.lg_n;
-  k.n_h = pk.h.size();
-  k.num_vars = pk.num_vars();
-  k.num_inputs = pk.num_inputs;
-  k.m_l = pk.l.size();
-  k.m_a = pk.a.size();
-  k.m_b = pk.b_g1.size();
-  k.circuit_bytes = circuit_bytes;
-  return k;
-}
-
 KeyCounts KeyCounts::porep_32gib() {
   // The 2^27 PoRep partition's key as its shape (r1cs/src/porep_shape.cc):
   // 130,169,893 aux and 328 inputs; A touches 129,753,620 variables and B

@@ -4,15 +4,14 @@
 // on the device), how many input sets the device holds for its workers (one
 // each lets a worker upload its next proof while another runs), and the
 // streamed plan's batch sizes. The backend's own decisions use the same sizes
-// (cuda_sizes.cc), so the plan is what a device of that size does; cuzk logs
-// it when a key attaches, and docs/daemon.md's table of GPU sizes comes from
-// it. Needs no GPU.
+// (cuda_sizes.cc), so the plan is what a fresh device of that size does with
+// that key alone; docs/daemon.md's table of GPU sizes comes from it
+// (device_plan_test). Needs no GPU.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "cuzk/groth16/keys.h"
 
 namespace cuzk::groth16::cuda {
 
@@ -22,7 +21,6 @@ struct KeyCounts {
   int lg_n = 0;
   uint64_t n_h = 0, num_vars = 0, num_inputs = 0, m_l = 0, m_a = 0, m_b = 0;
   uint64_t circuit_bytes = 0;
-  static KeyCounts of(const ProvingKey& pk, uint64_t circuit_bytes);
   // A 32 GiB PoRep partition's key (r1cs/src/porep_shape.cc) and circuit.
   static KeyCounts porep_32gib();
 };
