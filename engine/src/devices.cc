@@ -220,15 +220,16 @@ Status Engine::Impl::prove_one(Device* device, Item& item, WorkerSlot* slot) {
   const groth16::LaneTimes& lt = slot->lane->times();
   record_lane(*device, lt, stage_ms, wait_ms, run_ms);
   if (!sums.ok()) {
-    // FAILED_PRECONDITION, or INVALID_ARGUMENT from the device's row check:
-    // the witness does not satisfy the circuit (the input's fault). Anything
-    // else from inside the device region is the device's (CUDA errors map to
-    // INTERNAL, RESOURCE_EXHAUSTED or UNAVAILABLE, never to those two).
+    // Not the device's fault: FAILED_PRECONDITION, or INVALID_ARGUMENT from
+    // the device's row check (the witness does not satisfy the circuit), and
+    // CANCELLED (the lane stopped at a stage boundary because the job was
+    // cancelled, ProofInputs::cancelled). Anything else from inside the device
+    // region is the device's (CUDA errors map to INTERNAL, RESOURCE_EXHAUSTED
+    // or UNAVAILABLE, never to those three).
     const StatusCode code = sums.status().code();
-    if (code == StatusCode::kFailedPrecondition || code == StatusCode::kInvalidArgument) return sums.status();
-    // CANCELLED: the lane stopped at a stage boundary because the job was
-    // cancelled (ProofInputs::cancelled) — the job's end, not the device's fault.
-    if (code == StatusCode::kCancelled) return sums.status();
+    if (code == StatusCode::kFailedPrecondition || code == StatusCode::kInvalidArgument ||
+        code == StatusCode::kCancelled)
+      return sums.status();
     // A device error: this job fails, its memory goes back, the device serves the others.
     count_fallback(device, groth16::Fallback::kDeviceError);
     return sums.status().with_context(device->name + " (the job fails; the device goes on with other work)");

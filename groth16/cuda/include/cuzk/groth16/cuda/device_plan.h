@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <string>
 
-
 namespace cuzk::groth16::cuda {
 
 // A key's counts (ProvingKey sizes) and its circuit's device bytes (0: the
