@@ -273,7 +273,9 @@ void Engine::Impl::record_lane(Device& device, const groth16::LaneTimes& lt, dou
   add_stage(stage_totals_, "interlock_wait", wait_ms);
   for (const auto& [name, ms] : lt.stages_ms) add_stage(device.stages, name, ms);
   device.bytes_uploaded += lt.upload_bytes;
-  device.busy_ms += device.caps.device_timed ? std::max(0.0, lt.total_ms() - upload_ms) : run_ms;
+  // Device time from the lane's events, unless stages ran side by side (the
+  // overlapped streamed plan): then the device region's wall time.
+  device.busy_ms += device.caps.device_timed && !lt.overlapped() ? std::max(0.0, lt.total_ms() - upload_ms) : run_ms;
 }
 
 }  // namespace cuzk::engine

@@ -20,8 +20,15 @@ std::string_view fallback_name(Fallback f) {
 
 double LaneTimes::total_ms() const {
   double t = 0;
-  for (const auto& [name, ms] : stages_ms) t += ms;
+  for (const auto& [name, ms] : stages_ms)
+    if (!name.starts_with(kBeside)) t += ms;
   return t;
+}
+
+bool LaneTimes::overlapped() const {
+  for (const auto& [name, ms] : stages_ms)
+    if (name.starts_with(kBeside)) return true;
+  return false;
 }
 
 double LaneTimes::get(std::string_view stage) const {

@@ -324,5 +324,21 @@ TEST(BackendSeam, FallbacksHaveDistinctNamesAndTheCpuSaysWhatItIs) {
   EXPECT_FALSE(cpu.device_timed);
 }
 
+// Stages that ran beside the others are shown but not summed: the lane's
+// total is its main stream's, and a query's whole is its own parts.
+TEST(BackendSeam, StagesBesideTheOthersAreNotSummed) {
+  LaneTimes t;
+  t.stages_ms = {{"upload", 4}, {"h", 10}, {"msm_h", 20}, {"beside.msm_l.ones", 15}, {"beside.msm_l.tail", 3},
+                 {"msm_a.ones", 2}, {"msm_a.tail", 1}};
+  EXPECT_TRUE(t.overlapped());
+  EXPECT_DOUBLE_EQ(t.total_ms(), 37);
+  EXPECT_DOUBLE_EQ(t.get("msm_l"), 0);
+  EXPECT_DOUBLE_EQ(t.get("beside.msm_l"), 18);
+  EXPECT_DOUBLE_EQ(t.get("msm_a"), 3);
+  t.stages_ms.erase(t.stages_ms.begin() + 3, t.stages_ms.begin() + 5);
+  EXPECT_FALSE(t.overlapped());
+  EXPECT_DOUBLE_EQ(t.total_ms(), 37);
+}
+
 }  // namespace
 }  // namespace cuzk::groth16

@@ -99,6 +99,8 @@ def collect(results, dest):
             flat[f"test_{r['name']}_failed"] = int(r["exit"] != 0)
         elif r["step"] == "serve":
             t = "serve" if r["vram_limit"] in ("0", 0) else "serve" + str(r["vram_limit"]).replace("GiB", "")
+            if "-budget-" in r["tag"]:  # a memory.total_budget other than the guard's 110GiB
+                t += "_budget_" + r["tag"].split("-budget-", 1)[1].replace("GiB", "")
             flat[f"{t}_s_per_proof"] = round(r["s_per_proof"], 2)
             flat[f"{t}_steady_s_per_proof"] = round(r["steady_s_per_proof"], 2)
             flat[f"{t}_latency_s"] = round(r["latency_s"], 2)

@@ -8,7 +8,9 @@
 #                 `cuzk bench batch --partitions 10 --count N -j 2`, with
 #                 nvidia-smi dmon beside it and /status read before and after
 #   tests         the gpu test binaries packed with it (pack.sh TEST...)
-# e.g. scripts/device/perf-guard.sh tests prove serve 0 4 serve 16GiB 3
+#   budget B      memory.total_budget of the serve steps after it (default
+#                 110GiB; "auto" is what a config without the key gets)
+# e.g. scripts/device/perf-guard.sh tests prove serve 0 4 serve 16GiB 3 budget auto serve 24GiB 3
 # Needs .carry/cuzk.tar.gz (scripts/device/pack.sh) carried with the tree.
 # Writes $OUT/guard.json (one object, the figures perf-compare.py compares),
 # logs beside it, and prints the comparison with docs/perf-baseline.json.
@@ -44,13 +46,14 @@ status_snapshot() {  # $1: file
 
 run_serve() {  # $1: vram limit (0: none), $2: proofs in the batch
   local limit=$1 count=$2 tag=serve-$1 dir=/tmp/cuzk-guard
+  [[ $budget != 110GiB ]] && tag=$tag-budget-$budget
   rm -rf $dir && mkdir -m 700 $dir
   {
     echo '[server]'
     echo "listen = \"unix://$dir/cuzk.sock\""
     echo 'status_listen = "127.0.0.1:9820"'
     echo '[memory]'
-    echo 'total_budget = "110GiB"'
+    echo "total_budget = \"$budget\""
     if [[ $limit != 0 ]]; then echo '[pipeline]'; echo "vram_limit = \"$limit\""; fi
     echo '[demo]'
     echo 'enabled = false'
@@ -100,6 +103,7 @@ run_tests() {
   done
 }
 
+budget=110GiB
 args=("$@")
 [[ ${#args[@]} -eq 0 ]] && args=(prove serve 0 4 serve 16GiB 3)
 i=0
@@ -108,6 +112,7 @@ while (( i < ${#args[@]} )); do
     prove) run_prove; i=$((i + 1)) ;;
     tests) run_tests; i=$((i + 1)) ;;
     serve) run_serve "${args[i+1]}" "${args[i+2]}"; i=$((i + 3)) ;;
+    budget) budget=${args[i+1]}; i=$((i + 2)) ;;
     *) echo "unknown step ${args[i]}"; exit 2 ;;
   esac
 done

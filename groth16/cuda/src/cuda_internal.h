@@ -37,19 +37,29 @@ KeyShape shape_of(const ProvingKey& pk, bool resident);
 
 // The streamed plan's batch sizes and the device bytes of one input set and
 // the workspace with them. Its MSMs run in the input set's buffers: the H MSM
-// in the b/c buffer (dead after the H step, before w is uploaded into it),
-// the batch additions and the tail MSMs in the a buffer (dead after the H
-// MSM).
+// in the b/c buffer (dead after the H step), the tail MSMs in the a buffer
+// (dead after the H MSM). Where w goes and where the batch additions run
+// depends on `side`:
+//   * side: the set has a third buffer, uploaded with w at stage, that also
+//     holds the classification's outputs, the batch additions' batches and
+//     then the tails' chunks and MSM workspace; the classification, the
+//     batch additions (bound by PCIe: they stream every point of L, A, B1
+//     and B2) and the tails run on a stream and host thread of their own
+//     beside the H step and the H MSM (bound by the device);
+//   * otherwise (a budget without room for it): w is uploaded into the b/c
+//     buffer after the H MSM, and the batch additions run after it, in the a
+//     buffer, one query at a time with its tail.
 struct StreamedSizes {
   size_t batch = 0;      // H MSM batch (G1), lent the b/c buffer
-  size_t add_batch = 0;  // batch additions' batch (G1; G2 takes half), lent the a buffer
+  size_t add_batch = 0;  // batch additions' batch (G1; G2 takes half), lent the a or the side buffer
   size_t chunk = 0;      // tail points gathered at a time
+  bool side = false;
   uint64_t bytes = 0;
   friend bool operator==(const StreamedSizes&, const StreamedSizes&) = default;
 };
 struct InputSetBytes {
-  uint64_t a = 0, bc = 0, w = 0;
-  uint64_t total() const { return a + bc + w; }
+  uint64_t a = 0, bc = 0, w = 0, side = 0;
+  uint64_t total() const { return a + bc + w + side; }
 };
 struct WorkspaceBytes {
   uint64_t ntt = 0, cls = 0, msm = 0, ba = 0;
@@ -60,20 +70,23 @@ InputSetBytes input_set_bytes(const KeyShape& s, const StreamedSizes& z);
 WorkspaceBytes workspace_bytes(const KeyShape& s);
 // Device bytes of one input set and the workspace in the resident plan.
 uint64_t resident_lane_bytes(const KeyShape& s);
-// The streamed sizes with these batches (the batch additions' from the shape);
-// bytes = 0 when a batch is invalid.
-StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk);
+// The streamed sizes with these batches (the batch additions' from the shape
+// and `side`); bytes = 0 when a batch is invalid.
+StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk, bool side = false);
 // The largest H batch (from 2^25, or the H MSM's size when smaller, down to
 // 2^10) with the largest tail chunk (no larger than the batch, from 2^22 or
 // the largest query, down to 2^20 before a smaller batch is tried) that fit
-// in `available` bytes; bytes = 0 when none does.
-StreamedSizes fit_streamed(const KeyShape& s, uint64_t available);
+// in `available` bytes; bytes = 0 when none does. With `allow_side`, the
+// sizes with a side buffer come first, down to H batches of 2^kMinSideBatchLg
+// (cuda_sizes.cc): hiding the batch additions' transfers gains more than a
+// larger H batch.
+StreamedSizes fit_streamed(const KeyShape& s, uint64_t available, bool allow_side = true);
 
 // One proof's inputs on the device: held by a lane from stage() to the end
 // of run().
 struct InputSet {
   gpu::VramBudget::Reservation reservation;
-  gpu::DeviceBuffer<uint8_t> a, bc, w;
+  gpu::DeviceBuffer<uint8_t> a, bc, w, side;
   InputSetBytes bytes;
   bool held = false;
 };
@@ -88,6 +101,9 @@ struct Workspace {
   // first streamed run); their batches run in the input set's buffers.
   std::optional<msm::cuda::StreamedMsm<ec::G1Curve>> sm1;
   std::optional<msm::cuda::StreamedMsm<ec::G2Curve>> sm2;
+  // The batch additions beside the H MSM (side buffer): streams of their own.
+  std::optional<msm::cuda::StreamedMsm<ec::G1Curve>> sb1;
+  std::optional<msm::cuda::StreamedMsm<ec::G2Curve>> sb2;
 };
 
 // What the backend's keys and lanes share. Thread-safe.

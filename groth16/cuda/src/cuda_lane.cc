@@ -35,10 +35,28 @@
 // (a 2^27 domain under a 16 GiB budget: batches of 2^24 points, where
 // batches that had to fit beside the inputs and the workspace were 2^22 at
 // most), and the StreamedMsms need no memory of their own.
+//
+// The overlapped streamed plan (the set has a side buffer: cuda_internal.h
+// StreamedSizes), where the budget holds it:
+//   stage:  us: w into the side buffer, then a, b, c, an event after each
+//   run:    cs: the H step as above; host: wait cs, check h[n−1];
+//           s0/s1: the H MSM as above, batches in the b/c buffer
+//           beside it, on a host thread of its own: ss: wait w → classify
+//           L, A, B (outputs after w in the side buffer) → tail counts;
+//           host: wait; b0/b1 (the side StreamedMsms' streams): the batch
+//           additions of L, A, B1, B2, bases from pinned host memory,
+//           batches in the side buffer after the splits; ss: the tails as
+//           above, chunks and MSM workspace in the same room
+//           host: join the thread
+// The batch additions move ≈ 32 GiB of L, A, B1, B2 over PCIe for a 2^27
+// PoRep partition and do little arithmetic; the H step and the H MSM do much
+// arithmetic and move 12 GiB: side by side, each hides most of the other.
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <future>
 #include <optional>
+#include <system_error>
 
 #include "cuda_internal.h"
 #include "cuzk/gpu/check.h"
@@ -88,6 +106,16 @@ struct QuerySplit {
   uint64_t m = 0;
 };
 
+// Where the streamed plan's tail MSMs run: chunk buffers for the gathered
+// points (room for G2) and scalars, the MSM's workspace, and the stream.
+struct TailRoom {
+  uint8_t* points = nullptr;
+  ff::Fr* scalars = nullptr;
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0;
+  cudaStream_t stream = nullptr;
+};
+
 // G1 results: h, l ones, l tail, a ones, a tail, b1 ones, b1 tail; G2: b2 ones, b2 tail.
 enum G1Slot { kH = 0, kL1, kLt, kA1, kAt, kB11, kB1t, kG1Slots };
 enum G2Slot { kB21 = 0, kB2t, kG2Slots };
@@ -122,13 +150,17 @@ class CudaLane final : public Lane {
   Status make_rows(const CudaKey& key);
   Status h_step(const KeyShape& s);
   Status check_witness(const KeyShape& s);
-  Status classify_all(const CudaKey& key, const Fr* d_w);
+  Status classify_all(const CudaKey& key, const Fr* d_w, cudaStream_t stream);
   Status resident_msms(const CudaKey& key);
   Status streamed_plan(const CudaKey& key);
+  Status overlapped_plan(const CudaKey& key);
+  Status batch_additions_beside(const CudaKey& key, std::vector<std::pair<std::string, double>>* stages);
   Status streamed_msms(const CudaKey& key);
+  Status streamed_tails(const CudaKey& key, const TailRoom& room, std::vector<std::pair<std::string, double>>* stages);
+  TailRoom serial_tail_room();
   template <class C>
   Status streamed_tail(const void* bases_dev, const QuerySplit& q, uint32_t count, const Fr* d_w,
-                       ec::Jacobian<C>* acc);
+                       const TailRoom& room, ec::Jacobian<C>* acc);
   Status mark(const char* stage);
   Status collect_marks();
   MsmSums sums() const;
@@ -136,6 +168,7 @@ class CudaLane final : public Lane {
 
   std::shared_ptr<DeviceContext> ctx_;
   gpu::Stream us_, cs_;
+  gpu::Stream ss_;  // the side buffer's classification (overlapped plan)
   gpu::Event ev_a_, ev_b_, ev_c_, ev_w_, ev_cls_, ev_up0_, ev_up1_;
   std::vector<std::pair<std::string, gpu::Event>> marks_;  // timing events on cs, in order
   size_t marks_used_ = 0;
@@ -158,6 +191,7 @@ class CudaLane final : public Lane {
   Workspace* ws_ = nullptr;  // during run
   std::array<QuerySplit, 3> split_;  // L, A, B
   Fr* d_w_ = nullptr;                // where w is on the device
+  uint8_t* split_end_ = nullptr;     // the first byte after the split outputs
   bool rows_here_ = false;           // the lane makes a, b, c from w (the key keeps the circuit)
   LaneTimes times_;
   std::array<ec::G1Jacobian, kG1Slots> host_g1_{};
@@ -168,6 +202,7 @@ Status CudaLane::init() {
   ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
   ASSIGN_OR_RETURN(us_, gpu::Stream::create());
   ASSIGN_OR_RETURN(cs_, gpu::Stream::create());
+  ASSIGN_OR_RETURN(ss_, gpu::Stream::create());
   for (gpu::Event* e : {&ev_a_, &ev_b_, &ev_c_, &ev_w_, &ev_cls_}) {
     ASSIGN_OR_RETURN(*e, gpu::Event::create(false));
   }
@@ -203,7 +238,7 @@ StatusOr<StreamedSizes> CudaLane::sizes_for(const KeyShape& s) {
   uint64_t idle = 0;
   for (const auto& set : ctx_->sets)
     if (!set->held) idle += set->reservation.bytes();
-  StreamedSizes z = fit_streamed(s, ctx_->budget.available() + idle);
+  StreamedSizes z = fit_streamed(s, ctx_->budget.available() + idle, !ctx_->faults.no_side_room);
   if (z.bytes == 0)
     return resource_exhausted("a lane's buffers (streamed plan) for a domain of 2^" + std::to_string(s.lg_n) +
                               " do not fit the " + gpu::VramBudget::format_bytes(ctx_->budget.available()) +
@@ -277,6 +312,9 @@ Status CudaLane::add_set(const InputSetBytes& need) {
   if (need.w) {
     ASSIGN_OR_RETURN(set->w, gpu::DeviceBuffer<uint8_t>::allocate(need.w));
   }
+  if (need.side) {
+    ASSIGN_OR_RETURN(set->side, gpu::DeviceBuffer<uint8_t>::allocate(need.side));
+  }
   set->bytes = need;
   ctx_->sets.push_back(std::move(set));
   return ok_status();
@@ -299,6 +337,12 @@ Status CudaLane::ensure_workspace(const KeyShape& s) {
     ASSIGN_OR_RETURN(auto sm2, msm::cuda::StreamedMsm<G2Curve>::create_borrowing());
     w.sm1.emplace(std::move(sm1));
     w.sm2.emplace(std::move(sm2));
+  }
+  if (!s.resident && streamed_.side && !w.sb1) {
+    ASSIGN_OR_RETURN(auto sb1, msm::cuda::StreamedMsm<G1Curve>::create_borrowing());
+    ASSIGN_OR_RETURN(auto sb2, msm::cuda::StreamedMsm<G2Curve>::create_borrowing());
+    w.sb1.emplace(std::move(sb1));
+    w.sb2.emplace(std::move(sb2));
   }
   const WorkspaceBytes need = workspace_bytes(s);
   if (w.ntt.bytes() >= need.ntt && w.cls.bytes() >= need.cls && w.msm.bytes() >= need.msm && w.ba.bytes() >= need.ba)
@@ -339,7 +383,7 @@ Status CudaLane::stage(std::shared_ptr<const AttachedKey> key, const ProofInputs
   const KeyShape& s = ck->shape();
   ASSIGN_OR_RETURN(streamed_, sizes_for(s));
   times_ = LaneTimes{};
-  times_.plan = ck->resident() ? "resident" : "streamed";
+  times_.plan = ck->resident() ? "resident" : streamed_.side ? "streamed, batch additions beside the H MSM" : "streamed";
   if (!ck->resident()) times_.fallbacks.push_back(Fallback::kKeyStreamed);
   marks_used_ = 0;
   key_ = std::move(ck);
@@ -365,6 +409,13 @@ Status CudaLane::upload_inputs(const KeyShape& s) {
   Fr* d_a = reinterpret_cast<Fr*>(set_->a.data());
   Fr* d_b = reinterpret_cast<Fr*>(set_->bc.data());
   RETURN_IF_ERROR(ev_up0_.record(us_));
+  const bool side = !s.resident && streamed_.side;
+  if (side) {
+    // First: the side thread's classification and batch additions wait for
+    // it, and it takes one polynomial's time to arrive.
+    d_w_ = reinterpret_cast<Fr*>(set_->side.data());
+    RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
+  }
   if (!rows_here_) {
     RETURN_IF_ERROR(upload(in_.a.data(), s.n, d_a, ev_a_));
     RETURN_IF_ERROR(upload(in_.b.data(), s.n, d_b, ev_b_));
@@ -373,7 +424,7 @@ Status CudaLane::upload_inputs(const KeyShape& s) {
   if (s.resident) {
     d_w_ = reinterpret_cast<Fr*>(set_->w.data());
     RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
-  } else {
+  } else if (!side) {
     d_w_ = reinterpret_cast<Fr*>(set_->bc.data());  // uploaded after the H step (run)
   }
   RETURN_IF_ERROR(ev_up1_.record(us_));
@@ -464,11 +515,14 @@ Status CudaLane::check_witness(const KeyShape& s) {
   return ok_status();
 }
 
-// The split outputs in the region b and c came in (after w in the streamed plan).
-Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w) {
+// The split outputs right after w in the streamed plan (in the b/c buffer,
+// or the side buffer), in the region b and c came in in the resident plan;
+// queued on `stream`, ev_cls_ recorded after them.
+Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w, cudaStream_t stream) {
   const KeyShape& s = key.shape();
   const uint64_t w_bytes = s.resident ? 0 : align(s.num_vars * sizeof(Fr));
-  Carver carve(set_->bc.data() + w_bytes, set_->bc.bytes() - w_bytes);
+  gpu::DeviceBuffer<uint8_t>& region = streamed_.side && !s.resident ? set_->side : set_->bc;
+  Carver carve(region.data() + w_bytes, region.bytes() - w_bytes);
   const uint64_t ms[3] = {s.m_l, s.m_a, s.m_b};
   const uint32_t* index[3] = {nullptr, key.idx_a(), key.idx_b()};
   for (int q = 0; q < 3; ++q) {
@@ -480,10 +534,11 @@ Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w) {
     qs.bufs.tail_count = d_counts_.data() + q;
     size_t ws = ws_->cls.bytes();
     RETURN_IF_ERROR(msm::cuda::classify(d_w, index[q], uint32_t(q == 0 ? s.num_inputs : 0), ms[q], qs.bufs,
-                                        ws_->cls.data(), &ws, cs_.get()));
+                                        ws_->cls.data(), &ws, stream));
   }
-  RETURN_IF_ERROR(d_counts_.download(h_counts_.data(), 3, cs_.get()));
-  return ev_cls_.record(cs_);
+  split_end_ = region.data() + w_bytes + carve.used();
+  RETURN_IF_ERROR(d_counts_.download(h_counts_.data(), 3, stream));
+  return ev_cls_.record(stream);
 }
 
 Status CudaLane::resident_msms(const CudaKey& key) {
@@ -528,18 +583,15 @@ Status CudaLane::resident_msms(const CudaKey& key) {
 }
 
 // Σ over the tail of one query with streamed bases: the tail's points and
-// scalars are gathered chunk by chunk into the lane's region (points read
-// over PCIe from the mapped host key) and summed by a device MSM each, its
-// workspace in the a buffer (h is consumed, and the query's batch addition,
-// host-synchronous, is done with it). Host-synchronous.
+// scalars are gathered chunk by chunk into the room's buffers (points read
+// over PCIe from the mapped host key) and summed by a device MSM each, in the
+// room's workspace, on its stream. Host-synchronous.
 template <class C>
 Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint32_t count, const Fr* d_w,
-                               ec::Jacobian<C>* acc) {
-  // The chunk buffers sit at the end of the region, after w and the splits.
-  uint8_t* end = set_->bc.data() + set_->bc.bytes();
-  auto* d_pts = reinterpret_cast<ec::Affine<C>*>(end - align(streamed_.chunk * sizeof(ec::G2Affine)) -
-                                                 align(streamed_.chunk * sizeof(Fr)) - kAlign);
-  auto* d_sc = reinterpret_cast<Fr*>(end - align(streamed_.chunk * sizeof(Fr)) - kAlign);
+                               const TailRoom& room, ec::Jacobian<C>* acc) {
+  auto* d_pts = reinterpret_cast<ec::Affine<C>*>(room.points);
+  Fr* d_sc = room.scalars;
+  cudaStream_t stream = room.stream;
   ec::Jacobian<C>* d_r = nullptr;
   if constexpr (std::is_same_v<C, G1Curve>)
     d_r = d_res1_.data() + kLt;
@@ -548,13 +600,13 @@ Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint3
   *acc = ec::Jacobian<C>::identity();
   for (uint32_t t0 = 0; t0 < count; t0 += uint32_t(streamed_.chunk)) {
     const uint32_t len = std::min<uint32_t>(uint32_t(streamed_.chunk), count - t0);
-    RETURN_IF_ERROR(gather_points(bases_dev, sizeof(ec::Affine<C>), q.bufs.tail_points + t0, len, d_pts, cs_.get()));
-    RETURN_IF_ERROR(msm::cuda::gather_scalars(d_w, q.bufs.tail_scalars + t0, len, d_sc, cs_.get()));
-    size_t ws = set_->a.bytes();  // the batch additions' room: they are done
-    RETURN_IF_ERROR(msm::cuda::msm<C>(d_pts, d_sc, len, d_r, set_->a.data(), &ws, cs_.get()));
+    RETURN_IF_ERROR(gather_points(bases_dev, sizeof(ec::Affine<C>), q.bufs.tail_points + t0, len, d_pts, stream));
+    RETURN_IF_ERROR(msm::cuda::gather_scalars(d_w, q.bufs.tail_scalars + t0, len, d_sc, stream));
+    size_t ws = room.workspace_bytes;
+    RETURN_IF_ERROR(msm::cuda::msm<C>(d_pts, d_sc, len, d_r, room.workspace, &ws, stream));
     ec::Jacobian<C> part;
-    RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemcpyAsync(&part, d_r, sizeof part, cudaMemcpyDeviceToHost, cs_.get())));
-    RETURN_IF_ERROR(cs_.synchronize());
+    RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemcpyAsync(&part, d_r, sizeof part, cudaMemcpyDeviceToHost, stream)));
+    RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaStreamSynchronize(stream)));
     *acc += part;
   }
   return ok_status();
@@ -562,6 +614,7 @@ Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint3
 
 // The streamed plan after the H step (stream order at the top of this file).
 Status CudaLane::streamed_plan(const CudaKey& key) {
+  if (streamed_.side) return overlapped_plan(key);
   const KeyShape& s = key.shape();
   RETURN_IF_ERROR(cs_.synchronize());  // the H step: b and c are consumed, h is in a
   RETURN_IF_ERROR(check_witness(s));
@@ -574,10 +627,25 @@ Status CudaLane::streamed_plan(const CudaKey& key) {
   // still touches the b/c buffer once it has returned.
   RETURN_IF_ERROR(upload(in_.witness.data(), s.num_vars, d_w_, ev_w_));
   RETURN_IF_ERROR(cs_.wait(ev_w_));
-  RETURN_IF_ERROR(classify_all(key, d_w_));
+  RETURN_IF_ERROR(classify_all(key, d_w_, cs_.get()));
   RETURN_IF_ERROR(mark("classify"));
   RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes
   return streamed_msms(key);
+}
+
+// The serial streamed plan's tails: chunk buffers at the end of the b/c
+// buffer (after w and the splits), the MSM workspace in the a buffer (h is
+// consumed, and each query's batch addition, host-synchronous, is done with
+// it), on cs.
+TailRoom CudaLane::serial_tail_room() {
+  uint8_t* end = set_->bc.data() + set_->bc.bytes();
+  TailRoom r;
+  r.points = end - align(streamed_.chunk * sizeof(ec::G2Affine)) - align(streamed_.chunk * sizeof(Fr)) - kAlign;
+  r.scalars = reinterpret_cast<Fr*>(end - align(streamed_.chunk * sizeof(Fr)) - kAlign);
+  r.workspace = set_->a.data();
+  r.workspace_bytes = set_->a.bytes();
+  r.stream = cs_.get();
+  return r;
 }
 
 // The batch additions and the tails of L, A, B1 and B2 with streamed bases.
@@ -590,6 +658,7 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
     times_.stages_ms.emplace_back(stage, std::chrono::duration<double, std::milli>(t1 - t0).count());
     t0 = t1;
   };
+  const TailRoom room = serial_tail_room();
   const msm::cuda::LentMemory a1{set_->a.data(), set_->a.bytes(), streamed_.add_batch};
   const msm::cuda::LentMemory a2{set_->a.data(), set_->a.bytes(), std::max<size_t>(streamed_.add_batch / 2, 64)};
   const ec::G1Affine* g1_bases[3] = {key.l, key.a, key.b1};
@@ -601,12 +670,109 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
     ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], ws_->sm1->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m, a1));
     std::string part(names[q]);
     host_mark((part + ".ones").c_str());
-    RETURN_IF_ERROR(streamed_tail<G1Curve>(g1_dev[q], qs, h_counts_[size_t(q)], d_w_, &host_g1_[size_t(tails[q])]));
+    RETURN_IF_ERROR(
+        streamed_tail<G1Curve>(g1_dev[q], qs, h_counts_[size_t(q)], d_w_, room, &host_g1_[size_t(tails[q])]));
     host_mark((part + ".tail").c_str());
   }
   ASSIGN_OR_RETURN(host_g2_[kB21], ws_->sm2->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m, a2));
   host_mark("msm_b2.ones");
-  RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, &host_g2_[kB2t]));
+  RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, room, &host_g2_[kB2t]));
+  host_mark("msm_b2.tail");
+  return ok_status();
+}
+
+// The overlapped plan (a side buffer): the classification, the batch
+// additions of L, A, B1 and B2 and their tails on a host thread of their
+// own, beside the H step and the H MSM. The thread is joined on every path
+// before anything it uses is released. Where no thread can be started, the
+// same work runs in line after the H MSM.
+Status CudaLane::overlapped_plan(const CudaKey& key) {
+  const KeyShape& s = key.shape();
+  std::vector<std::pair<std::string, double>> beside;
+  std::future<Status> side;
+  try {
+    side = std::async(std::launch::async, [this, &key, &beside] { return batch_additions_beside(key, &beside); });
+  } catch (const std::system_error&) {
+    // No thread: run it after the H MSM below.
+  }
+  Status main = [&]() -> Status {
+    RETURN_IF_ERROR(cs_.synchronize());  // the H step: b and c are consumed, h is in a
+    RETURN_IF_ERROR(check_witness(s));
+    const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
+    const msm::cuda::LentMemory bc{set_->bc.data(), set_->bc.bytes(), streamed_.batch};
+    ASSIGN_OR_RETURN(host_g1_[kH], ws_->sm1->run(key.h, d_h, s.n_h, bc));
+    return mark("msm_h");
+  }();
+  Status rest = side.valid() ? side.get() : main.ok() ? batch_additions_beside(key, &beside) : ok_status();
+  for (auto& st : beside) times_.stages_ms.push_back(std::move(st));
+  RETURN_IF_ERROR(main);
+  return rest;
+}
+
+// The side buffer's work (overlapped plan), on its own host thread: wait for
+// w, classify L, A, B on ss_ (outputs after w in the side buffer), then the
+// batch additions of the ones, their bases streamed in batches in the side
+// buffer's room after the splits, then the tails in the same room (chunk
+// buffers first, the MSM workspace after them). Host times go to *stages,
+// prefixed "beside." (they overlap the H step and the H MSM: LaneTimes).
+Status CudaLane::batch_additions_beside(const CudaKey& key, std::vector<std::pair<std::string, double>>* stages) {
+  ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
+  auto t0 = std::chrono::steady_clock::now();
+  auto host_mark = [&](const std::string& stage) {
+    auto t1 = std::chrono::steady_clock::now();
+    stages->emplace_back(std::string(LaneTimes::kBeside) + stage,
+                         std::chrono::duration<double, std::milli>(t1 - t0).count());
+    t0 = t1;
+  };
+  RETURN_IF_ERROR(ss_.wait(ev_w_));
+  RETURN_IF_ERROR(classify_all(key, d_w_, ss_.get()));
+  RETURN_IF_ERROR(ev_cls_.synchronize());
+  host_mark("classify");
+  // The batches' room: the side buffer after w and the splits.
+  uint8_t* room = split_end_;
+  const uint64_t room_bytes = uint64_t(set_->side.data() + set_->side.bytes() - room);
+  const msm::cuda::LentMemory g1{room, room_bytes, streamed_.add_batch};
+  const msm::cuda::LentMemory g2{room, room_bytes, std::max<size_t>(streamed_.add_batch / 2, 64)};
+  const ec::G1Affine* bases[3] = {key.l, key.a, key.b1};
+  const int ones[3] = {kL1, kA1, kB11};
+  const char* names[3] = {"msm_l.ones", "msm_a.ones", "msm_b1.ones"};
+  for (int q = 0; q < 3; ++q) {
+    const QuerySplit& qs = split_[size_t(q)];
+    ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], ws_->sb1->run_batch_add(bases[q], qs.bufs.ones, qs.m, g1));
+    host_mark(names[q]);
+  }
+  ASSIGN_OR_RETURN(host_g2_[kB21], ws_->sb2->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m, g2));
+  host_mark("msm_b2.ones");
+  TailRoom tails;
+  tails.points = room;
+  tails.scalars = reinterpret_cast<Fr*>(room + align(streamed_.chunk * sizeof(ec::G2Affine)));
+  tails.workspace = room + align(streamed_.chunk * sizeof(ec::G2Affine)) + align(streamed_.chunk * sizeof(Fr));
+  tails.workspace_bytes = size_t(set_->side.data() + set_->side.bytes() - static_cast<uint8_t*>(tails.workspace));
+  tails.stream = ss_.get();
+  return streamed_tails(key, tails, stages);
+}
+
+// The tails of L, A, B1 and B2 with streamed bases in `room` (overlapped
+// plan: on the side thread, after the batch additions). Host times go to
+// *stages, prefixed "beside.".
+Status CudaLane::streamed_tails(const CudaKey& key, const TailRoom& room,
+                                std::vector<std::pair<std::string, double>>* stages) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto host_mark = [&](const char* stage) {
+    auto t1 = std::chrono::steady_clock::now();
+    stages->emplace_back(std::string(LaneTimes::kBeside) + stage,
+                         std::chrono::duration<double, std::milli>(t1 - t0).count());
+    t0 = t1;
+  };
+  const void* g1_dev[3] = {key.l_dev, key.a_dev, key.b1_dev};
+  const int tails[3] = {kLt, kAt, kB1t};
+  const char* names[3] = {"msm_l.tail", "msm_a.tail", "msm_b1.tail"};
+  for (int q = 0; q < 3; ++q) {
+    RETURN_IF_ERROR(streamed_tail<G1Curve>(g1_dev[q], split_[size_t(q)], h_counts_[size_t(q)], d_w_, room,
+                                           &host_g1_[size_t(tails[q])]));
+    host_mark(names[q]);
+  }
+  RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, room, &host_g2_[kB2t]));
   host_mark("msm_b2.tail");
   return ok_status();
 }
@@ -665,7 +831,7 @@ Status CudaLane::run_locked(const CudaKey& key) {
   }
   if (!s.resident) return streamed_plan(key);
   RETURN_IF_ERROR(cs_.wait(ev_w_));
-  RETURN_IF_ERROR(classify_all(key, d_w_));
+  RETURN_IF_ERROR(classify_all(key, d_w_, cs_.get()));
   RETURN_IF_ERROR(mark("classify"));
   return resident_msms(key);
 }
@@ -684,6 +850,7 @@ MsmSums CudaLane::sums() const {
 void CudaLane::abandon() {
   us_.synchronize().ignore();
   cs_.synchronize().ignore();
+  ss_.synchronize().ignore();
   cudaGetLastError();
 }
 

@@ -34,6 +34,14 @@ constexpr int kMaxBatchLg = 25;
 constexpr int kMaxChunkLg = 22;
 constexpr int kMinChunkLg = 20;  // before a smaller H batch is tried
 constexpr int kMaxAddBatchLg = 24;
+// The side buffer's batch additions (G1; G2 takes half): 2^22 points are
+// 384 MiB a copy, large enough for full PCIe speed, and keep the side buffer
+// small (two slots: 0.75 GiB).
+constexpr int kSideAddBatchLg = 22;
+// The smallest H batch worth a side buffer: 2^25 → 2^24 cost the H MSM 69 ms
+// at 2^27 (827 against 758 ms, docs/perf.md §5), and the side buffer hides
+// the batch additions' transfers (≈ 32 GiB of L, A, B1, B2 a partition).
+constexpr int kMinSideBatchLg = 23;
 
 // The smallest lg with 2^lg ≥ m, within [lo, hi].
 int ceil_lg(uint64_t m, int lo, int hi) {
@@ -94,19 +102,30 @@ uint64_t streamed_key_bytes(const KeyShape& s) { return (s.m_a + s.m_b) * 4 + 51
 // Split outputs of the three queries (ones bitmaps, tail lists).
 uint64_t all_split_bytes(const KeyShape& s) { return split_bytes(s.m_l) + split_bytes(s.m_a) + split_bytes(s.m_b); }
 
+// The side buffer's batch additions' batch.
+size_t side_add_batch(const KeyShape& s) {
+  return size_t(1) << ceil_lg(std::max({s.m_l, s.m_a, s.m_b}), 10, kSideAddBatchLg);
+}
+
 // One proof's inputs on the device (the lane's "input set"): a, then b and c
 // (whose room the classification reuses), then w (resident plan). The
 // streamed plan lends the b/c buffer to the H MSM's batches after the H step
 // and then puts w, the splits and the tail chunks there; once the H MSM has
 // read h from the a buffer, the batch additions and the tail MSMs (one at a
-// time) take turns in it as their workspace. Each buffer is the largest of
-// its uses.
+// time) take turns in it as their workspace. With a side buffer, w, the
+// splits, the batch additions' batches and then the tails (chunks and MSM
+// workspace) live there instead. Each buffer is the largest of its uses.
 InputSetBytes input_set_bytes(const KeyShape& s, const StreamedSizes& z) {
   InputSetBytes b;
   b.a = align(s.n * kFr);
   if (s.resident) {
     b.bc = std::max(align(2 * s.n * kFr), all_split_bytes(s)) + 4 * 256;
     b.w = align(s.num_vars * kFr);
+  } else if (z.side) {
+    b.bc = std::max(align(2 * s.n * kFr), align(h_msm_bytes(z.batch))) + 8 * 256;
+    const uint64_t tails = align(z.chunk * sizeof(ec::G2Affine)) + align(z.chunk * kFr) + tail_msm_bytes(z.chunk);
+    b.side = align(s.num_vars * kFr) + all_split_bytes(s) + std::max(align(batch_add_bytes(z.add_batch)), tails) +
+             8 * 256;
   } else {
     b.a = std::max({b.a, align(batch_add_bytes(z.add_batch)), tail_msm_bytes(z.chunk)});
     b.bc = std::max({align(2 * s.n * kFr),
@@ -139,26 +158,33 @@ uint64_t resident_lane_bytes(const KeyShape& s) {
   return input_set_bytes(s, {}).total() + workspace_bytes(s).total() + (1 << 16);
 }
 
-StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk) {
-  StreamedSizes z{batch, add_batch_for(s), chunk, 0};
+StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk, bool side) {
+  StreamedSizes z{batch, side ? side_add_batch(s) : add_batch_for(s), chunk, side, 0};
   if (h_msm_bytes(z.batch) == 0 || batch_add_bytes(z.add_batch) == 0) return z;
   z.bytes = input_set_bytes(s, z).total() + workspace_bytes(s).total() + (1 << 16);
   return z;
 }
 
-StreamedSizes fit_streamed(const KeyShape& s, uint64_t available) {
+StreamedSizes fit_streamed(const KeyShape& s, uint64_t available, bool allow_side) {
   // Batches no larger than the MSMs need. The H batch goes first: the H MSM
   // streams n points, a tail some tenth of that, and a smaller chunk costs a
   // tail little (2^22 → 2^20: more chunks of a quarter the size).
   const int top = ceil_lg(s.n_h, 10, kMaxBatchLg);
   const int top_chunk = ceil_lg(std::max({s.m_l, s.m_a, s.m_b}), 10, kMaxChunkLg);
-  for (int lg = top; lg >= 10; --lg) {
-    for (int lc = std::min(lg, top_chunk); lc >= std::min({lg, top_chunk, kMinChunkLg}); --lc) {
-      StreamedSizes z = streamed_sizes(s, size_t(1) << lg, size_t(1) << lc);
-      if (z.bytes != 0 && z.bytes <= available) return z;
+  auto fit = [&](bool side, int lowest) {
+    for (int lg = top; lg >= lowest; --lg) {
+      for (int lc = std::min(lg, top_chunk); lc >= std::min({lg, top_chunk, kMinChunkLg}); --lc) {
+        StreamedSizes z = streamed_sizes(s, size_t(1) << lg, size_t(1) << lc, side);
+        if (z.bytes != 0 && z.bytes <= available) return z;
+      }
     }
+    return StreamedSizes{};
+  };
+  if (allow_side) {
+    StreamedSizes z = fit(true, std::min(top, kMinSideBatchLg));
+    if (z.bytes != 0) return z;
   }
-  return StreamedSizes{};
+  return fit(false, 10);
 }
 
 }  // namespace cuzk::groth16::cuda

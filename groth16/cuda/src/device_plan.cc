@@ -85,6 +85,7 @@ DevicePlan plan_device(uint64_t budget_bytes, const KeyCounts& key, uint32_t wor
     p.h_batch = z.batch;
     p.add_batch = z.add_batch;
     p.chunk = z.chunk;
+    p.side = z.side;
   }
   uint64_t used = p.key_bytes;
   if (p.resident && key.circuit_bytes != 0 && key.circuit_bytes + lane <= budget_bytes - used) {
@@ -110,7 +111,8 @@ std::string DevicePlan::summary() const {
   s += ", workspace " + gib(workspace_bytes);
   if (!resident)
     s += " (H batch 2^" + std::to_string(std::countr_zero(h_batch)) + ", tail chunk 2^" +
-         std::to_string(std::countr_zero(chunk)) + ")";
+         std::to_string(std::countr_zero(chunk)) +
+         (side ? ", batch additions beside the H MSM" : ", batch additions after the H MSM") + ")";
   s += " of " + gib(budget_bytes);
   return s;
 }

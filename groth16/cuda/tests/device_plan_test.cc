@@ -71,6 +71,18 @@ TEST(DevicePlan, AVramLimitActsAsASmallerCard) {
   EXPECT_EQ(limited.h_batch, size_t(1) << 24);
   EXPECT_EQ(limited.add_batch, size_t(1) << 24);
   EXPECT_EQ(limited.chunk, size_t(1) << 22);
+  EXPECT_FALSE(limited.side);  // 12 GiB of inputs leave no room for w beside them
+  // 24 and 32 GiB: the batch additions go beside the H MSM (a side buffer for
+  // w, the splits and their batches), at the largest H batch that leaves room.
+  const DevicePlan at24 = plan_for(143771, uint64_t(24) << 30, 2), at32 = plan_for(143771, uint64_t(32) << 30, 2);
+  ASSERT_TRUE(at24.fits && at32.fits);
+  EXPECT_TRUE(at24.side);
+  EXPECT_TRUE(at32.side);
+  EXPECT_EQ(at24.h_batch, size_t(1) << 24);
+  EXPECT_EQ(at32.h_batch, size_t(1) << 25);
+  EXPECT_LE(used(at24), at24.budget_bytes);
+  EXPECT_LE(used(at32), at32.budget_bytes);
+  EXPECT_NE(at24.summary().find("beside the H MSM"), std::string::npos) << at24.summary();
   // Less memory than any plan needs: said, not a plan that overflows.
   const DevicePlan tiny = plan_for(143771, uint64_t(1) << 30, 2);
   EXPECT_FALSE(tiny.fits);

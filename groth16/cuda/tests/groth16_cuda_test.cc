@@ -166,13 +166,16 @@ TEST(CudaProverPlacement, CircuitKeptOnlyWhenItFits) {
   EXPECT_FALSE(skey->computes_rows()) << skey->placement();
 }
 
-// The streamed plan runs the H MSM right after the H step, its batches in
-// the b/c buffer, and only then uploads w there and classifies: the lane's
-// stage times come in that order. The proof matches the CPU's.
+// Without room for a side buffer, the streamed plan runs the H MSM right
+// after the H step, its batches in the b/c buffer, and only then uploads w
+// there and classifies: the lane's stage times come in that order. The proof
+// matches the CPU's.
 TEST(CudaProverStreamed, HMsmBeforeTheWitnessUploadAndClassification) {
   SKIP_WITHOUT_GPU();
-  auto gpu = cuda_backend(cuda::Placement::kStreamed);
-  ASSERT_NE(gpu, nullptr);
+  auto made = cuda::make_cuda_backend(
+      {.device = 0, .placement = cuda::Placement::kStreamed, .faults = {.no_side_room = true}});
+  ASSERT_TRUE(made.ok()) << made.status().to_string();
+  std::unique_ptr<Backend> gpu = std::move(made).value();
   conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 3000, 2, 3000, 0.8, cuzk::fresh_test_seed());
   auto key = gpu->attach(c.pk).value();
   EXPECT_NE(key->placement().find("streamed"), std::string::npos) << key->placement();
@@ -190,6 +193,42 @@ TEST(CudaProverStreamed, HMsmBeforeTheWitnessUploadAndClassification) {
   EXPECT_EQ(names, want);
   auto cpu = make_cpu_backend();
   conformance::expect_matches_oracle(*gpu, *cpu, c);
+}
+
+// With room for a side buffer (this device), w goes there at stage and the
+// classification, the batch additions and the tails run beside the H step
+// and the H MSM ("beside." stages, left out of the lane's total); the proofs
+// match the CPU's, for both layouts.
+TEST(CudaProverStreamed, BatchAdditionsBesideTheHMsm) {
+  SKIP_WITHOUT_GPU();
+  auto gpu = cuda_backend(cuda::Placement::kStreamed);
+  ASSERT_NE(gpu, nullptr);
+  auto cpu = make_cpu_backend();
+  const uint64_t seed = cuzk::fresh_test_seed();
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 3000, 2, 3000, 0.8, seed);
+  auto key = gpu->attach(c.pk).value();
+  auto lane = gpu->make_lane().value();
+  RowValues rows = compute_rows(c.pk, c.prove_circuit, c.witness, {}).value();
+  auto proof = prove_on_lane(key, {rows.a, rows.b, rows.c, c.witness}, Blinding::random(), *lane);
+  ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+  const LaneTimes& t = lane->times();
+  EXPECT_EQ(t.plan, "streamed, batch additions beside the H MSM");
+  std::vector<std::string> names;
+  double beside = 0, all = 0;
+  for (const auto& [name, ms] : t.stages_ms) {
+    names.push_back(name);
+    all += ms;
+    if (name.starts_with("beside.")) beside += ms;
+  }
+  const std::vector<std::string> want = {
+      "upload",           "h",                 "msm_h",              "beside.classify",    "beside.msm_l.ones",
+      "beside.msm_a.ones", "beside.msm_b1.ones", "beside.msm_b2.ones", "beside.msm_l.tail", "beside.msm_a.tail",
+      "beside.msm_b1.tail", "beside.msm_b2.tail"};
+  EXPECT_EQ(names, want);
+  EXPECT_NEAR(t.total_ms(), all - beside, 1e-6);
+  conformance::expect_matches_oracle(*gpu, *cpu, c);
+  conformance::expect_matches_oracle(
+      *gpu, *cpu, conformance::synthetic(KeyLayout::kSnarkjs, 5000, 3, 7000, 0.7, seed + 1));
 }
 
 // With the H MSM first, the streamed plan checks h[n−1] (bellperson) before

@@ -102,8 +102,12 @@ struct ProofInputs {
 
 // What a lane's last proof did: named stage times (device times from CUDA
 // events on the CUDA backend, host wall times on the CPU), in order, and the
-// bytes it moved to the device.
+// bytes it moved to the device. Stages named "beside.<stage>" ran beside the
+// others (another stream and host thread: the CUDA lane's overlapped
+// streamed plan); total_ms() leaves them out, get() counts them only when
+// asked for by that name.
 struct LaneTimes {
+  static constexpr std::string_view kBeside = "beside.";
   std::vector<std::pair<std::string, double>> stages_ms;
   uint64_t upload_bytes = 0;
   bool pageable_upload = false;  // an input was not in pinned memory (slower upload)
@@ -114,6 +118,9 @@ struct LaneTimes {
   std::vector<Fallback> fallbacks;
   std::string plan;              // how the lane ran the proof ("cpu", "resident", "streamed")
   double total_ms() const;
+  // Some stages ran beside the others ("beside." names): total_ms() is then
+  // the main stream's time, not the device's busy time.
+  bool overlapped() const;
   // The stage's time, or the sum of its parts ("msm_l" = "msm_l.ones" +
   // "msm_l.tail"); 0 when absent.
   double get(std::string_view stage) const;

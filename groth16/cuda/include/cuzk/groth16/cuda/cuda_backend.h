@@ -49,6 +49,7 @@ struct CudaFaults {
   bool fail_pinned_alloc = false;  // allocate_inputs cannot pin: pageable buffers
   uint32_t max_input_sets = 0;     // > 0: the budget holds at most this many input sets
   uint64_t fail_run = 0;           // > 0: the device's n-th run() meets a CUDA error after the H step
+  bool no_side_room = false;       // the streamed plan's side buffer never fits (cuda_internal.h StreamedSizes)
 };
 
 struct CudaBackendOptions {

@@ -32,6 +32,7 @@ struct DevicePlan {
   uint32_t input_sets = 0;  // held at once; fewer than the workers: they share one (plain path)
   uint64_t key_bytes = 0, rows_bytes = 0, input_set_bytes = 0, workspace_bytes = 0;
   size_t h_batch = 0, add_batch = 0, chunk = 0;  // streamed plan
+  bool side = false;  // streamed plan: w and the batch additions in a side buffer, beside the H MSM
   // "resident key 45.2 GiB, rows on the device 9.1 GiB, 2 input sets of 10.3 GiB, workspace 21.0 GiB".
   std::string summary() const;
 };
