@@ -5,9 +5,11 @@
 #include <string>
 
 #include "cuda_internal.h"
+#include "cuzk/base/log.h"
 #include "cuzk/gpu/arch.h"
 #include "cuzk/gpu/check.h"
 #include "cuzk/gpu/device.h"
+#include "cuzk/msm/cuda/tuning.h"
 
 namespace cuzk::groth16::cuda {
 namespace {
@@ -66,6 +68,8 @@ StatusOr<std::unique_ptr<Backend>> make_cuda_backend(const CudaBackendOptions& o
   auto ctx = std::make_shared<DeviceContext>();
   ctx->ordinal = options.device;
   ctx->name = info.summary();
+  // What the MSMs take from this device's properties, once per device.
+  CUZK_LOG(Info) << "cuda:" << options.device << " tuning: " << msm::cuda::tune_device(info).summary();
   ctx->total_bytes = mem.total_bytes;
   ctx->faults = options.faults;
   ctx->placement = options.placement;

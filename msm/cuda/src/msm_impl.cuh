@@ -377,7 +377,7 @@ template <class C>
 size_t msm_workspace_bytes(size_t n, const MsmConfig& config) {
   detail::Plan p;
   detail::Layout l{};
-  if (!detail::make_plan(n, config, detail::affine_tuning<C>(), &p).ok() || !detail::make_layout<C>(p, &l).ok())
+  if (!detail::make_plan(n, config, detail::affine_tuning<C>(config), &p).ok() || !detail::make_layout<C>(p, &l).ok())
     return 0;
   return l.total;
 }
@@ -449,7 +449,7 @@ Status msm(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, size_t n, ec::
            void* d_workspace, size_t* workspace_bytes, cudaStream_t stream, const MsmConfig& config) {
   CUZK_NVTX_RANGE("msm.cuda");
   detail::Plan p;
-  RETURN_IF_ERROR(detail::make_plan(n, config, detail::affine_tuning<C>(), &p));
+  RETURN_IF_ERROR(detail::make_plan(n, config, detail::affine_tuning<C>(config), &p));
   detail::Layout l{};
   RETURN_IF_ERROR(detail::make_layout<C>(p, &l));
   RETURN_IF_ERROR(detail::check_workspace("msm", d_workspace, workspace_bytes, l.total));
@@ -469,18 +469,18 @@ Status msm(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, size_t n, ec::
 }
 
 template <class C>
-int choose_affine_rounds(size_t n) {
-  MsmConfig config;
+int choose_affine_rounds(size_t n, const MsmConfig& base) {
+  MsmConfig config = base;
   config.affine_rounds = -1;
   detail::Plan p;
-  if (!detail::make_plan(n, config, detail::affine_tuning<C>(), &p).ok()) return 0;
+  if (!detail::make_plan(n, config, detail::affine_tuning<C>(config), &p).ok()) return 0;
   return p.affine_rounds;
 }
 
 template <class C>
 size_t msm_buckets_bytes(const MsmConfig& config) {
   detail::Plan p;
-  if (!detail::batched_plan(1, config, detail::affine_tuning<C>(), &p).ok()) return 0;
+  if (!detail::batched_plan(1, config, detail::affine_tuning<C>(config), &p).ok()) return 0;
   return size_t(p.windows) * p.buckets * sizeof(ec::cuda::DXyzz<C>);
 }
 
@@ -488,7 +488,7 @@ template <class C>
 size_t msm_accumulate_workspace_bytes(size_t n, const MsmConfig& config) {
   detail::Plan p;
   detail::Layout l{};
-  if (!detail::batched_plan(n, config, detail::affine_tuning<C>(), &p).ok() ||
+  if (!detail::batched_plan(n, config, detail::affine_tuning<C>(config), &p).ok() ||
       !detail::make_layout<C>(p, &l, false).ok())
     return 0;
   return l.total;
@@ -499,7 +499,7 @@ Status msm_accumulate(const ec::Affine<C>* d_bases, const ff::Fr* d_scalars, siz
                       void* d_workspace, size_t workspace_bytes, cudaStream_t stream, const MsmConfig& config) {
   CUZK_NVTX_RANGE("msm.cuda.accumulate");
   detail::Plan p;
-  RETURN_IF_ERROR(detail::batched_plan(n, config, detail::affine_tuning<C>(), &p));
+  RETURN_IF_ERROR(detail::batched_plan(n, config, detail::affine_tuning<C>(config), &p));
   detail::Layout l{};
   RETURN_IF_ERROR(detail::make_layout<C>(p, &l, false));
   if (d_workspace == nullptr || d_buckets == nullptr) return invalid_argument("msm_accumulate: null buffer");
@@ -514,7 +514,7 @@ template <class C>
 Status msm_merge_buckets(void* d_into, const void* d_from, cudaStream_t stream, const MsmConfig& config) {
   using F = typename ec::cuda::DeviceCurve<C>::F;
   detail::Plan p;
-  RETURN_IF_ERROR(detail::batched_plan(1, config, detail::affine_tuning<C>(), &p));
+  RETURN_IF_ERROR(detail::batched_plan(1, config, detail::affine_tuning<C>(config), &p));
   if (d_into == nullptr || d_from == nullptr) return invalid_argument("msm_merge_buckets: null buffer");
   const size_t count = size_t(p.windows) * p.buckets;
   kernels::merge_buckets_kernel<F><<<detail::grid_for(count, detail::kThreads), detail::kThreads, 0, stream>>>(
@@ -526,7 +526,7 @@ template <class C>
 Status msm_finish(const void* d_buckets, ec::Jacobian<C>* d_result, void* d_workspace, size_t workspace_bytes,
                   cudaStream_t stream, const MsmConfig& config) {
   detail::Plan p;
-  RETURN_IF_ERROR(detail::batched_plan(1, config, detail::affine_tuning<C>(), &p));
+  RETURN_IF_ERROR(detail::batched_plan(1, config, detail::affine_tuning<C>(config), &p));
   detail::Layout l{};
   RETURN_IF_ERROR(detail::make_layout<C>(p, &l, false));
   if (d_workspace == nullptr || d_buckets == nullptr) return invalid_argument("msm_finish: null buffer");
@@ -574,7 +574,7 @@ Status batch_add(const ec::Affine<C>* d_bases, const uint64_t* d_bitmap, size_t 
   template size_t cuzk::msm::cuda::msm_workspace_bytes<C>(size_t, const MsmConfig&);                                   \
   template cuzk::Status cuzk::msm::cuda::msm<C>(const ec::Affine<C>*, const ff::Fr*, size_t, ec::Jacobian<C>*, void*,  \
                                                 size_t*, cudaStream_t, const MsmConfig&);                              \
-  template int cuzk::msm::cuda::choose_affine_rounds<C>(size_t);                                                       \
+  template int cuzk::msm::cuda::choose_affine_rounds<C>(size_t, const MsmConfig&);                                     \
   template size_t cuzk::msm::cuda::msm_buckets_bytes<C>(const MsmConfig&);                                             \
   template size_t cuzk::msm::cuda::msm_accumulate_workspace_bytes<C>(size_t, const MsmConfig&);                        \
   template cuzk::Status cuzk::msm::cuda::msm_accumulate<C>(const ec::Affine<C>*, const ff::Fr*, size_t, void*, void*,  \

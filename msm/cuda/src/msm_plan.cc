@@ -56,9 +56,11 @@ Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, 
   if (n != 0 && p.c * p.windows == 256 && p.c < 4) ++p.windows;
   p.buckets = 1u << (p.c - 1);
   p.max_runs = uint32_t(std::min<size_t>(std::max<size_t>(n, 1), size_t(p.buckets) + 1));
-  if (config.window_lanes < 0 || config.window_lanes > 2)
-    return invalid_argument("msm: window_lanes " + std::to_string(config.window_lanes) + " outside [0, 2]");
-  p.lanes = p.windows < 2 ? 1 : config.window_lanes ? config.window_lanes : 2;
+  const int lanes = config.window_lanes ? config.window_lanes : config.tuning.window_lanes;
+  if (lanes < 1 || lanes > 2)
+    return invalid_argument("msm: window_lanes " + std::to_string(config.window_lanes) + " (tuning " +
+                            std::to_string(config.tuning.window_lanes) + ") outside [1, 2]");
+  p.lanes = p.windows < 2 ? 1 : lanes;
   if (config.affine_rounds < -1 || config.affine_rounds > 16)
     return invalid_argument("msm: affine_rounds " + std::to_string(config.affine_rounds) + " outside [-1, 16]");
   if (config.affine_rounds >= 0) {

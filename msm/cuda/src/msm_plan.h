@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/base/status.h"
@@ -47,30 +48,15 @@ struct Plan {
   int lanes = 1;                       // windows accumulated at once (streams, scratch copies)
 };
 
-// When MsmConfig::affine_rounds is −1: rounds[i] batch-affine rounds for
-// n ≥ 2^(first_lg + i) (the last entry for all larger n), none below first_lg.
-// Each round has a fixed cost — the tree's levels and the serial inversion
-// at its root (≈ 0.1 ms on an H200 with the binary-Euclid inverse; 0.6 ms
-// with Fermat's) — that small MSMs do not earn back. Measured per curve on an
-// H200: docs/perf.md §4.
-struct AffineTuning {
-  int first_lg = 0;
-  int rounds[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  int count = 0;
-  constexpr int for_lg(int lg) const {
-    if (count == 0 || lg < first_lg) return 0;
-    return rounds[std::min(lg - first_lg, count - 1)];
-  }
-};
+// The batch-affine rounds by size msm() takes for curve C when
+// MsmConfig::affine_rounds is −1: the config's device tuning (tuning.h).
 template <class C>
-constexpr AffineTuning affine_tuning();
-template <>
-constexpr AffineTuning affine_tuning<ec::G1Curve>() {
-  return {21, {1, 2, 2, 2, 4, 4, 5}, 7};
-}
-template <>
-constexpr AffineTuning affine_tuning<ec::G2Curve>() {
-  return {20, {1, 2, 3, 4, 5}, 5};
+const AffineTuning& affine_tuning(const MsmConfig& config) {
+  if constexpr (std::is_same_v<C, ec::G2Curve>) {
+    return config.tuning.g2;
+  } else {
+    return config.tuning.g1;
+  }
 }
 
 // Errors: INVALID_ARGUMENT for n >= 2^31 or a config outside its ranges.

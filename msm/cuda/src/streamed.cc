@@ -30,8 +30,8 @@ MsmConfig streamed_config(size_t batch_size, const MsmConfig& config) {
   // H200: 921.5 ms with two lanes, 917.6 with one) for twice the scratch.
   if (c.window_lanes == 0) c.window_lanes = 1;
   if (c.affine_rounds < 0)
-    c.affine_rounds = std::max(choose_affine_rounds<C>(std::max<size_t>(1, batch_size / 4)),
-                               choose_affine_rounds<C>(batch_size) - 1);
+    c.affine_rounds = std::max(choose_affine_rounds<C>(std::max<size_t>(1, batch_size / 4), c),
+                               choose_affine_rounds<C>(batch_size, c) - 1);
   return c;
 }
 

@@ -37,6 +37,7 @@
 #include "cuzk/ff/fr.h"
 #include "cuzk/gpu/buffer.h"
 #include "cuzk/gpu/stream.h"
+#include "cuzk/msm/cuda/tuning.h"
 
 namespace cuzk::msm::cuda {
 
@@ -61,12 +62,16 @@ struct MsmConfig {
   int affine_rounds = -1;
   // Windows accumulated at once, each on its own stream with its own scratch
   // (the stream passed in and one more, forked and joined inside msm()): 0
-  // chooses (2), 1 or 2. Two lanes overlap one window's serial steps with the
+  // chooses (tuning.window_lanes), 1 or 2. Two lanes overlap one window's serial steps with the
   // other's large kernels (H200: G1 2^27 776 → 761 ms, G2 2^24 271 → 251 ms)
   // for a second copy of the per-window scratch, most of the workspace (G1
   // 2^27: 38250 MiB with two lanes, 23807 MiB with one). A profiled run uses
   // one lane; StreamedMsm uses one unless asked.
   int window_lanes = 0;
+  // What the device decides (tune_device(); default: the H200's values): the
+  // rounds by size where affine_rounds is −1, the lanes where window_lanes is
+  // 0. Workspace sizes depend on it: size and run with the same tuning.
+  DeviceTuning tuning;
   MsmProfile* profile = nullptr;
   // Indirection (device arrays of n entries, each < 2^31), for MSMs over a
   // subset of a larger set of bases and scalars without gathering them (the
@@ -81,9 +86,10 @@ struct MsmConfig {
 
 // The window size msm() uses for n points.
 int choose_window_bits(size_t n);
-// The number of batch-affine rounds msm() uses for n points (affine_rounds −1).
+// The number of batch-affine rounds msm() uses for n points (affine_rounds −1)
+// under config.tuning (the rest of config is ignored).
 template <class C>
-int choose_affine_rounds(size_t n);
+int choose_affine_rounds(size_t n, const MsmConfig& config = {});
 
 // Bytes of device workspace msm() needs for n points.
 template <class C>
