@@ -232,7 +232,10 @@ ec::Jacobian<C> pippenger(std::span<const ec::Affine<C>> bases, std::span<const 
   const size_t n = std::min(bases.size(), scalars.size());
   if (n == 0) return ec::Jacobian<C>::identity();
   ThreadPool& pool = pool_of(options);
-  const MsmPlan plan = make_plan(n, pool.size(), options.window_bits);
+  // Windows only up to the longest scalar: a verifier's inputs are often
+  // short (Window PoSt leaf indices < 2^30; docs/perf.md §7).
+  const int bits = std::min(kScalarBits, max_scalar_bits(scalars.first(n)));
+  const MsmPlan plan = make_plan(n, pool.size(), options.window_bits, bits);
   std::vector<ec::Xyzz<C>> partial(plan.num_tasks());
   // Workers are handed from chunk to chunk, so that each thread allocates
   // (and the kernel faults in) a worker's scratch once per call, not once per

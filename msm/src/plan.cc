@@ -35,12 +35,13 @@ std::string MsmPlan::to_string() const {
   return buf;
 }
 
-int default_window_bits(size_t n) {
+int default_window_bits(size_t n, int bits) {
   if (n < 2) return 1;
   int best = 1;
   double best_cost = 0;
   for (int c = 1; c <= 18; ++c) {
-    const double cost = num_windows_for(c) * (double(n) * kAddCost + double(size_t(1) << (c - 1)) * kReduceCost);
+    const double cost =
+        num_windows_for(c, bits) * (double(n) * kAddCost + double(size_t(1) << (c - 1)) * kReduceCost);
     if (c == 1 || cost < best_cost) {
       best = c;
       best_cost = cost;
@@ -49,12 +50,22 @@ int default_window_bits(size_t n) {
   return best;
 }
 
-MsmPlan make_plan(size_t n, unsigned threads, int window_bits) {
+int max_scalar_bits(std::span<const ff::Limbs<4>> scalars) {
+  ff::Limbs<4> any{};  // the OR of all scalars has the largest one's top bit
+  for (const auto& k : scalars)
+    for (size_t i = 0; i < 4; ++i) any[i] |= k[i];
+  for (int i = 3; i >= 0; --i)
+    if (any[size_t(i)] != 0) return 64 * i + 64 - __builtin_clzll(any[size_t(i)]);
+  return 0;
+}
+
+MsmPlan make_plan(size_t n, unsigned threads, int window_bits, int scalar_bits) {
   assert(window_bits >= 0 && window_bits <= kMaxWindowBits);
+  assert(scalar_bits >= 0 && scalar_bits <= kScalarBits);
   MsmPlan plan;
   plan.n = n;
-  plan.window_bits = window_bits > 0 ? window_bits : default_window_bits(n);
-  plan.num_windows = num_windows_for(plan.window_bits);
+  plan.window_bits = window_bits > 0 ? window_bits : default_window_bits(n, scalar_bits);
+  plan.num_windows = num_windows_for(plan.window_bits, scalar_bits);
   plan.num_buckets = size_t(1) << (plan.window_bits - 1);
   plan.threads = n < kMinParallelPoints ? 1 : std::max(1u, threads);
   // Enough tasks to keep every worker (and the caller) busy to the end.

@@ -187,6 +187,35 @@ TYPED_TEST(MsmTest, DenseBucketsMatchNaive) {
   }
 }
 
+// Scalars below 2^bits get ⌈(bits + 1)/c⌉ windows: the top digit's carry
+// (a scalar of all ones up to bit bits − 1) must still land in a window.
+TYPED_TEST(MsmTest, ShortScalarsMatchNaive) {
+  using C = TypeParam;
+  TestRng rng(fresh_seed());
+  auto bases = random_points<C>(rng, 90);
+  bases[3] = bases[4];
+  bases[5] = ec::Affine<C>::identity();
+  bases[6] = -bases[7];
+  for (int bits : {1, 2, 17, 30, 64, 65, 127, 128, 200}) {
+    std::vector<Fr> scalars(bases.size());
+    for (size_t i = 0; i < scalars.size(); ++i) {
+      ff::Limbs<4> k = Fr::random(rng).canonical();
+      for (int b = bits; b < 256; ++b) k[size_t(b / 64)] &= ~(uint64_t(1) << (b % 64));
+      if (i % 5 == 0) {  // all ones below 2^bits
+        k = {};
+        for (int b = 0; b < bits; ++b) k[size_t(b / 64)] |= uint64_t(1) << (b % 64);
+      }
+      scalars[i] = i % 7 == 1 ? Fr::zero() : Fr::from_canonical_unchecked(k);
+    }
+    const ec::Jacobian<C> expected = naive_msm<C>(bases, scalars);
+    for (int c : {0, 1, 4, 9, 13, 16}) {
+      MsmOptions options;
+      options.window_bits = c;
+      EXPECT_TRUE(run_msm<C>(bases, scalars, options) == expected) << "bits=" << bits << " c=" << c;
+    }
+  }
+}
+
 TYPED_TEST(MsmTest, ThreadCountsAgree) {
   using C = TypeParam;
   TestRng rng(fresh_seed());
@@ -309,6 +338,27 @@ TEST(MsmPlanTest, PlansAreConsistent) {
     }
   }
   EXPECT_EQ(make_plan(1000, 2, 7).window_bits, 7);
+  // Short scalars: windows up to bit `bits` (and its carry) only.
+  EXPECT_EQ(make_plan(1000, 2, 10, 30).num_windows, 4);
+  EXPECT_EQ(make_plan(1000, 2, 10, 29).num_windows, 3);
+  EXPECT_EQ(make_plan(1000, 2, 11, 128).num_windows, 12);
+  EXPECT_EQ(make_plan(1000, 2, 4, 0).num_windows, 1);
+  EXPECT_EQ(make_plan(1000, 2, 11).num_windows, 24);
+}
+
+TEST(MsmPlanTest, MaxScalarBits) {
+  std::vector<ff::Limbs<4>> ks;
+  EXPECT_EQ(max_scalar_bits(ks), 0);
+  ks.push_back({0, 0, 0, 0});
+  EXPECT_EQ(max_scalar_bits(ks), 0);
+  ks.push_back({1, 0, 0, 0});
+  EXPECT_EQ(max_scalar_bits(ks), 1);
+  ks.push_back({(1u << 30) - 1, 0, 0, 0});
+  EXPECT_EQ(max_scalar_bits(ks), 30);
+  ks.push_back({0, 1, 0, 0});
+  EXPECT_EQ(max_scalar_bits(ks), 65);
+  ks.push_back((-Fr::one()).canonical());
+  EXPECT_EQ(max_scalar_bits(ks), 255);
 }
 
 TEST(MsmSplitTest, ClassifyAndDensity) {

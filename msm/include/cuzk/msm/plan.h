@@ -7,7 +7,8 @@
 //
 // where raw_w = ⌊k / 2^(w·c)⌋ mod 2^c and b(i) is bit i of k (b(−1) = 0).
 // The sum telescopes to k as long as bit num_windows·c − 1 of k is zero,
-// which num_windows = ⌈256 / c⌉ guarantees for k < 2^255. Each digit depends
+// which num_windows = ⌈256 / c⌉ guarantees for k < 2^255 (⌈(bits + 1) / c⌉
+// for k < 2^bits: msm() plans for its longest scalar). Each digit depends
 // only on c + 1 bits of k (no carry chain), so any window of any scalar can be
 // recoded independently — on the CPU per window task, on the GPU per thread.
 // |d_w| ≤ 2^(c−1): window w needs 2^(c−1) buckets, bucket |d| − 1, and the
@@ -16,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "cuzk/ff/bigint.h"
@@ -26,8 +28,10 @@ namespace cuzk::msm {
 inline constexpr int kScalarBits = 255;
 inline constexpr int kMaxWindowBits = 20;
 
-// ⌈256 / c⌉ windows of c bits. REQUIRES: 1 <= c <= kMaxWindowBits.
-constexpr int num_windows_for(int c) { return (kScalarBits + 1 + c - 1) / c; }
+// ⌈(bits + 1) / c⌉ windows of c bits: enough that bit num_windows·c − 1 of a
+// scalar below 2^bits is zero (256 / c for any canonical Fr).
+// REQUIRES: 1 <= c <= kMaxWindowBits, 0 <= bits <= kScalarBits.
+constexpr int num_windows_for(int c, int bits = kScalarBits) { return (bits + 1 + c - 1) / c; }
 
 // Bits [pos, pos + len) of k, zero above bit 255. REQUIRES: 0 <= pos, 1 <= len <= 32.
 constexpr uint64_t scalar_bits(const ff::Limbs<4>& k, int pos, int len) {
@@ -54,7 +58,7 @@ constexpr int32_t signed_digit(const ff::Limbs<4>& k, int window, int c) {
 struct MsmPlan {
   size_t n = 0;
   int window_bits = 1;     // c
-  int num_windows = 256;   // ⌈256 / c⌉
+  int num_windows = 256;   // ⌈(scalar bits + 1) / c⌉
   size_t num_buckets = 1;  // 2^(c−1) per window
   // Each window is split into this many point ranges; every (window, range)
   // pair is one task with its own buckets, run on the thread pool.
@@ -70,12 +74,18 @@ struct MsmPlan {
 };
 
 // The window size minimising the modelled cost
-//   ⌈256/c⌉ · (n · kAddCost + 2^(c−1) · kReduceCost)
-// (bucket additions in batch-affine form versus the running-sum reduction).
-int default_window_bits(size_t n);
+//   ⌈(bits + 1)/c⌉ · (n · kAddCost + 2^(c−1) · kReduceCost)
+// (bucket additions in batch-affine form versus the running-sum reduction)
+// for scalars below 2^bits.
+int default_window_bits(size_t n, int bits = kScalarBits);
 
-// The plan for n points on a pool of `threads` workers. window_bits = 0 picks
-// default_window_bits(n); otherwise REQUIRES 1 <= window_bits <= kMaxWindowBits.
-MsmPlan make_plan(size_t n, unsigned threads, int window_bits = 0);
+// The bit length of the largest scalar (0 when all are zero).
+int max_scalar_bits(std::span<const ff::Limbs<4>> scalars);
+
+// The plan for n points on a pool of `threads` workers, with scalars below
+// 2^scalar_bits (fewer windows for short scalars). window_bits = 0 picks
+// default_window_bits(n, scalar_bits); otherwise REQUIRES 1 <= window_bits
+// <= kMaxWindowBits. REQUIRES: 0 <= scalar_bits <= kScalarBits.
+MsmPlan make_plan(size_t n, unsigned threads, int window_bits = 0, int scalar_bits = kScalarBits);
 
 }  // namespace cuzk::msm
