@@ -68,8 +68,10 @@ StatusOr<std::unique_ptr<Backend>> make_cuda_backend(const CudaBackendOptions& o
   auto ctx = std::make_shared<DeviceContext>();
   ctx->ordinal = options.device;
   ctx->name = info.summary();
-  // What the MSMs take from this device's properties, once per device.
-  CUZK_LOG(Info) << "cuda:" << options.device << " tuning: " << msm::cuda::tune_device(info).summary();
+  // What the MSMs take from this device's properties (every size the
+  // backend plans and every MSM it runs use it), logged once per device.
+  ctx->tuning = msm::cuda::tune_device(info);
+  CUZK_LOG(Info) << "cuda:" << options.device << " tuning: " << ctx->tuning.summary();
   ctx->total_bytes = mem.total_bytes;
   ctx->faults = options.faults;
   ctx->placement = options.placement;

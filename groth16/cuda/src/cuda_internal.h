@@ -17,6 +17,7 @@
 #include "cuzk/groth16/backend.h"
 #include "cuzk/groth16/cuda/cuda_backend.h"
 #include "cuzk/msm/cuda/msm.h"
+#include "cuzk/msm/cuda/tuning.h"
 #include "cuzk/r1cs/cuda/matvec.h"
 
 namespace cuzk::groth16::cuda {
@@ -31,9 +32,19 @@ struct KeyShape {
   uint64_t num_inputs = 0;
   uint64_t m_l = 0, m_a = 0, m_b = 0;  // points of L, A, B
   bool resident = false;
+  // The device's MSM tuning (DeviceContext::tuning): the MSMs' workspaces
+  // and the streamed H batch cap follow it, so every size below uses the
+  // tuning the lane's MSMs run with.
+  msm::cuda::DeviceTuning tuning;
   friend bool operator==(const KeyShape&, const KeyShape&) = default;
+  // The MSM configuration of this device's MSMs.
+  msm::cuda::MsmConfig msm_config() const {
+    msm::cuda::MsmConfig c;
+    c.tuning = tuning;
+    return c;
+  }
 };
-KeyShape shape_of(const ProvingKey& pk, bool resident);
+KeyShape shape_of(const ProvingKey& pk, bool resident, const msm::cuda::DeviceTuning& tuning = {});
 
 // The streamed plan's batch sizes and the device bytes of one input set and
 // the workspace with them. Its MSMs run in the input set's buffers: the H MSM
@@ -111,6 +122,7 @@ struct DeviceContext {
   int ordinal = 0;
   std::string name;  // device summary
   uint64_t total_bytes = 0;
+  msm::cuda::DeviceTuning tuning;  // from the device's properties (msm/cuda/tuning.h)
   Placement placement = Placement::kAuto;
   ThreadPool* pool = nullptr;
   CudaFaults faults;
@@ -134,7 +146,7 @@ struct DeviceContext {
 };
 
 // Device bytes a resident key holds (its points and index lists).
-uint64_t resident_key_bytes(const ProvingKey& pk);
+uint64_t resident_key_bytes(const ProvingKey& pk, const msm::cuda::DeviceTuning& tuning = {});
 uint64_t resident_key_bytes(const KeyShape& s);
 // Device bytes of a streamed key (its A and B index lists).
 uint64_t streamed_key_bytes(const KeyShape& s);

@@ -131,7 +131,7 @@ StatusOr<std::shared_ptr<const CudaKey>> CudaKey::create(const ProvingKey& pk, s
   std::shared_ptr<CudaKey> key(new CudaKey(pk));
   key->ctx_ = ctx;
   const uint64_t point_bytes = resident_key_bytes(pk);
-  const KeyShape rs = shape_of(pk, true);
+  const KeyShape rs = shape_of(pk, true, ctx->tuning);
   const uint64_t index_bytes = streamed_key_bytes(rs);
   const uint64_t lane_bytes = lane_bytes_needed(rs, *ctx);
   const uint64_t avail = ctx->budget.available();
@@ -153,7 +153,7 @@ StatusOr<std::shared_ptr<const CudaKey>> CudaKey::create(const ProvingKey& pk, s
   ASSIGN_OR_RETURN(key->reservation_,
                    ctx->budget.reserve(resident ? point_bytes : index_bytes, resident ? "the resident key" : "the key's index lists"));
   key->resident_ = resident;
-  key->shape_ = shape_of(pk, resident);
+  key->shape_ = shape_of(pk, resident, ctx->tuning);
   key->placement_ = why;
   auto t0 = std::chrono::steady_clock::now();
   RETURN_IF_ERROR(resident ? key->make_resident(pk) : key->make_streamed(pk));

@@ -107,13 +107,15 @@ struct QuerySplit {
 };
 
 // Where the streamed plan's tail MSMs run: chunk buffers for the gathered
-// points (room for G2) and scalars, the MSM's workspace, and the stream.
+// points (room for G2) and scalars, the MSM's workspace, the stream, and
+// the device's MSM configuration.
 struct TailRoom {
   uint8_t* points = nullptr;
   ff::Fr* scalars = nullptr;
   void* workspace = nullptr;
   size_t workspace_bytes = 0;
   cudaStream_t stream = nullptr;
+  msm::cuda::MsmConfig config;
 };
 
 // G1 results: h, l ones, l tail, a ones, a tail, b1 ones, b1 tail; G2: b2 ones, b2 tail.
@@ -333,14 +335,14 @@ void CudaLane::release_set() {
 Status CudaLane::ensure_workspace(const KeyShape& s) {
   Workspace& w = ctx_->ws;
   if (!s.resident && !w.sm1) {
-    ASSIGN_OR_RETURN(auto sm1, msm::cuda::StreamedMsm<G1Curve>::create_borrowing());
-    ASSIGN_OR_RETURN(auto sm2, msm::cuda::StreamedMsm<G2Curve>::create_borrowing());
+    ASSIGN_OR_RETURN(auto sm1, msm::cuda::StreamedMsm<G1Curve>::create_borrowing(s.msm_config()));
+    ASSIGN_OR_RETURN(auto sm2, msm::cuda::StreamedMsm<G2Curve>::create_borrowing(s.msm_config()));
     w.sm1.emplace(std::move(sm1));
     w.sm2.emplace(std::move(sm2));
   }
   if (!s.resident && streamed_.side && !w.sb1) {
-    ASSIGN_OR_RETURN(auto sb1, msm::cuda::StreamedMsm<G1Curve>::create_borrowing());
-    ASSIGN_OR_RETURN(auto sb2, msm::cuda::StreamedMsm<G2Curve>::create_borrowing());
+    ASSIGN_OR_RETURN(auto sb1, msm::cuda::StreamedMsm<G1Curve>::create_borrowing(s.msm_config()));
+    ASSIGN_OR_RETURN(auto sb2, msm::cuda::StreamedMsm<G2Curve>::create_borrowing(s.msm_config()));
     w.sb1.emplace(std::move(sb1));
     w.sb2.emplace(std::move(sb2));
   }
@@ -547,7 +549,8 @@ Status CudaLane::resident_msms(const CudaKey& key) {
   size_t ws = ws_->msm.bytes(), ba = ws_->ba.bytes();
   ec::G1Jacobian* r1 = d_res1_.data();
   ec::G2Jacobian* r2 = d_res2_.data();
-  RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(key.h, d_h, s.n_h, r1 + kH, ws_->msm.data(), &ws, cs_.get()));
+  RETURN_IF_ERROR(
+      msm::cuda::msm<G1Curve>(key.h, d_h, s.n_h, r1 + kH, ws_->msm.data(), &ws, cs_.get(), s.msm_config()));
   RETURN_IF_ERROR(mark("msm_h"));
   RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes (the H MSM runs on)
   RETURN_IF_ERROR(check_witness(s));
@@ -557,7 +560,7 @@ Status CudaLane::resident_msms(const CudaKey& key) {
                    const char* ones_name, const char* tail_name) -> Status {
     RETURN_IF_ERROR(msm::cuda::batch_add<G1Curve>(bases, q.bufs.ones, q.m, r1 + ones, ws_->ba.data(), &ba, cs_.get()));
     RETURN_IF_ERROR(mark(ones_name));
-    msm::cuda::MsmConfig cfg;
+    msm::cuda::MsmConfig cfg = s.msm_config();
     cfg.scalar_index = q.bufs.tail_scalars;
     cfg.point_index = q.bufs.tail_points;
     RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(bases, d_w_, count, r1 + tail, ws_->msm.data(), &ws, cs_.get(), cfg));
@@ -569,7 +572,7 @@ Status CudaLane::resident_msms(const CudaKey& key) {
   const QuerySplit& qb = split_[2];
   RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(key.b2, qb.bufs.ones, qb.m, r2 + kB21, ws_->ba.data(), &ba, cs_.get()));
   RETURN_IF_ERROR(mark("msm_b2.ones"));
-  msm::cuda::MsmConfig cfg;
+  msm::cuda::MsmConfig cfg = s.msm_config();
   cfg.scalar_index = qb.bufs.tail_scalars;
   cfg.point_index = qb.bufs.tail_points;
   RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(key.b2, d_w_, h_counts_[2], r2 + kB2t, ws_->msm.data(), &ws, cs_.get(), cfg));
@@ -603,7 +606,7 @@ Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint3
     RETURN_IF_ERROR(gather_points(bases_dev, sizeof(ec::Affine<C>), q.bufs.tail_points + t0, len, d_pts, stream));
     RETURN_IF_ERROR(msm::cuda::gather_scalars(d_w, q.bufs.tail_scalars + t0, len, d_sc, stream));
     size_t ws = room.workspace_bytes;
-    RETURN_IF_ERROR(msm::cuda::msm<C>(d_pts, d_sc, len, d_r, room.workspace, &ws, stream));
+    RETURN_IF_ERROR(msm::cuda::msm<C>(d_pts, d_sc, len, d_r, room.workspace, &ws, stream, room.config));
     ec::Jacobian<C> part;
     RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemcpyAsync(&part, d_r, sizeof part, cudaMemcpyDeviceToHost, stream)));
     RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaStreamSynchronize(stream)));
@@ -658,7 +661,8 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
     times_.stages_ms.emplace_back(stage, std::chrono::duration<double, std::milli>(t1 - t0).count());
     t0 = t1;
   };
-  const TailRoom room = serial_tail_room();
+  TailRoom room = serial_tail_room();
+  room.config = key.shape().msm_config();
   const msm::cuda::LentMemory a1{set_->a.data(), set_->a.bytes(), streamed_.add_batch};
   const msm::cuda::LentMemory a2{set_->a.data(), set_->a.bytes(), std::max<size_t>(streamed_.add_batch / 2, 64)};
   const ec::G1Affine* g1_bases[3] = {key.l, key.a, key.b1};
@@ -749,6 +753,7 @@ Status CudaLane::batch_additions_beside(const CudaKey& key, std::vector<std::pai
   tails.workspace = room + align(streamed_.chunk * sizeof(ec::G2Affine)) + align(streamed_.chunk * sizeof(Fr));
   tails.workspace_bytes = size_t(set_->side.data() + set_->side.bytes() - static_cast<uint8_t*>(tails.workspace));
   tails.stream = ss_.get();
+  tails.config = key.shape().msm_config();
   return streamed_tails(key, tails, stages);
 }
 

@@ -16,17 +16,16 @@ uint64_t align(uint64_t x) { return (x + 255) & ~uint64_t(255); }
 // The largest MSM workspace over the sizes m, m/2, m/4, ..., 1: a tail may
 // have any size up to m, and the window size (hence the layout) follows it.
 template <class C>
-uint64_t max_msm_workspace(uint64_t m) {
-  uint64_t best = msm::cuda::msm_workspace_bytes<C>(0);
-  for (uint64_t s = m; s >= 1; s /= 2) best = std::max<uint64_t>(best, msm::cuda::msm_workspace_bytes<C>(s));
+uint64_t max_msm_workspace(uint64_t m, const msm::cuda::MsmConfig& cfg) {
+  uint64_t best = msm::cuda::msm_workspace_bytes<C>(0, cfg);
+  for (uint64_t s = m; s >= 1; s /= 2) best = std::max<uint64_t>(best, msm::cuda::msm_workspace_bytes<C>(s, cfg));
   return best;
 }
 
 uint64_t split_bytes(uint64_t m) { return align((m + 63) / 64 * 8) + 2 * align(m * 4); }
 
-// The largest H batch tried: G1 2^27 measured fastest in batches of 2^25
-// (785 ms; 847 in batches of 2^26: docs/perf.md §4).
-constexpr int kMaxBatchLg = 25;
+// The largest H batch tried is the device's (DeviceTuning::streamed_batch_lg:
+// 2^25 on an H200, where G1 2^27 measured fastest in batches of 2^25).
 // The largest tail chunk and batch addition batch. A chunk is one device MSM
 // with its own reduction; the batch additions are bound by PCIe, and a
 // batch of 2^24 G1 points (and 2^23 G2) in two slots fits the a buffer of a
@@ -52,15 +51,18 @@ int ceil_lg(uint64_t m, int lo, int hi) {
 
 // Lent memory of the H MSM (its scalars stay in the a buffer) and of the
 // batch additions (G1, and G2 at half the batch).
-uint64_t h_msm_bytes(size_t batch) { return msm::cuda::StreamedMsm<ec::G1Curve>::run_bytes(batch, false); }
+uint64_t h_msm_bytes(const KeyShape& s, size_t batch) {
+  return msm::cuda::StreamedMsm<ec::G1Curve>::run_bytes(batch, false, s.msm_config());
+}
 uint64_t batch_add_bytes(size_t batch) {
   return std::max(msm::cuda::StreamedMsm<ec::G1Curve>::batch_add_bytes(batch),
                   msm::cuda::StreamedMsm<ec::G2Curve>::batch_add_bytes(std::max<size_t>(batch / 2, 64)));
 }
 
 // The tail MSMs' workspace: any chunk size up to `chunk`, G1 or G2.
-uint64_t tail_msm_bytes(size_t chunk) {
-  return align(std::max(max_msm_workspace<ec::G1Curve>(chunk), max_msm_workspace<ec::G2Curve>(chunk)));
+uint64_t tail_msm_bytes(const KeyShape& s, size_t chunk) {
+  return align(std::max(max_msm_workspace<ec::G1Curve>(chunk, s.msm_config()),
+                        max_msm_workspace<ec::G2Curve>(chunk, s.msm_config())));
 }
 
 // The batch additions' batch: the largest (up to 2^24, or the largest query
@@ -74,8 +76,9 @@ size_t add_batch_for(const KeyShape& s) {
 
 }  // namespace
 
-KeyShape shape_of(const ProvingKey& pk, bool resident) {
+KeyShape shape_of(const ProvingKey& pk, bool resident, const msm::cuda::DeviceTuning& tuning) {
   KeyShape s;
+  s.tuning = tuning;
   s.layout = pk.layout;
   s.lg_n = pk.lg_n;
   s.n = pk.domain_size();
@@ -95,7 +98,9 @@ uint64_t resident_key_bytes(const KeyShape& s) {
          align(s.m_b * sizeof(ec::G2Affine)) + align(s.m_a * 4) + align(s.m_b * 4);
 }
 
-uint64_t resident_key_bytes(const ProvingKey& pk) { return resident_key_bytes(shape_of(pk, true)); }
+uint64_t resident_key_bytes(const ProvingKey& pk, const msm::cuda::DeviceTuning& tuning) {
+  return resident_key_bytes(shape_of(pk, true, tuning));
+}
 
 uint64_t streamed_key_bytes(const KeyShape& s) { return (s.m_a + s.m_b) * 4 + 512; }
 
@@ -122,16 +127,16 @@ InputSetBytes input_set_bytes(const KeyShape& s, const StreamedSizes& z) {
     b.bc = std::max(align(2 * s.n * kFr), all_split_bytes(s)) + 4 * 256;
     b.w = align(s.num_vars * kFr);
   } else if (z.side) {
-    b.bc = std::max(align(2 * s.n * kFr), align(h_msm_bytes(z.batch))) + 8 * 256;
-    const uint64_t tails = align(z.chunk * sizeof(ec::G2Affine)) + align(z.chunk * kFr) + tail_msm_bytes(z.chunk);
+    b.bc = std::max(align(2 * s.n * kFr), align(h_msm_bytes(s, z.batch))) + 8 * 256;
+    const uint64_t tails = align(z.chunk * sizeof(ec::G2Affine)) + align(z.chunk * kFr) + tail_msm_bytes(s, z.chunk);
     b.side = align(s.num_vars * kFr) + all_split_bytes(s) + std::max(align(batch_add_bytes(z.add_batch)), tails) +
              8 * 256;
   } else {
-    b.a = std::max({b.a, align(batch_add_bytes(z.add_batch)), tail_msm_bytes(z.chunk)});
+    b.a = std::max({b.a, align(batch_add_bytes(z.add_batch)), tail_msm_bytes(s, z.chunk)});
     b.bc = std::max({align(2 * s.n * kFr),
                      align(s.num_vars * kFr) + all_split_bytes(s) + align(z.chunk * sizeof(ec::G2Affine)) +
                          align(z.chunk * kFr),
-                     align(h_msm_bytes(z.batch))}) +
+                     align(h_msm_bytes(s, z.batch))}) +
            8 * 256;
   }
   return b;
@@ -147,7 +152,8 @@ WorkspaceBytes workspace_bytes(const KeyShape& s) {
   w.cls = align(msm::cuda::classify_workspace_bytes(m_max));
   if (s.resident) {
     const uint64_t m_g1 = std::max({s.n_h, s.m_l, s.m_a, s.m_b});
-    w.msm = align(std::max(max_msm_workspace<ec::G1Curve>(m_g1), max_msm_workspace<ec::G2Curve>(s.m_b)));
+    w.msm = align(std::max(max_msm_workspace<ec::G1Curve>(m_g1, s.msm_config()),
+                           max_msm_workspace<ec::G2Curve>(s.m_b, s.msm_config())));
     w.ba = align(std::max(msm::cuda::batch_add_workspace_bytes<ec::G1Curve>(m_g1),
                           msm::cuda::batch_add_workspace_bytes<ec::G2Curve>(s.m_b)));
   }
@@ -160,7 +166,7 @@ uint64_t resident_lane_bytes(const KeyShape& s) {
 
 StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk, bool side) {
   StreamedSizes z{batch, side ? side_add_batch(s) : add_batch_for(s), chunk, side, 0};
-  if (h_msm_bytes(z.batch) == 0 || batch_add_bytes(z.add_batch) == 0) return z;
+  if (h_msm_bytes(s, z.batch) == 0 || batch_add_bytes(z.add_batch) == 0) return z;
   z.bytes = input_set_bytes(s, z).total() + workspace_bytes(s).total() + (1 << 16);
   return z;
 }
@@ -169,7 +175,7 @@ StreamedSizes fit_streamed(const KeyShape& s, uint64_t available, bool allow_sid
   // Batches no larger than the MSMs need. The H batch goes first: the H MSM
   // streams n points, a tail some tenth of that, and a smaller chunk costs a
   // tail little (2^22 → 2^20: more chunks of a quarter the size).
-  const int top = ceil_lg(s.n_h, 10, kMaxBatchLg);
+  const int top = ceil_lg(s.n_h, 10, std::max(10, s.tuning.streamed_batch_lg));
   const int top_chunk = ceil_lg(std::max({s.m_l, s.m_a, s.m_b}), 10, kMaxChunkLg);
   auto fit = [&](bool side, int lowest) {
     for (int lg = top; lg >= lowest; --lg) {

@@ -23,8 +23,9 @@ constexpr uint64_t kMarginBytes = uint64_t(512) << 20;
 
 std::string gib(uint64_t b) { return gpu::VramBudget::format_bytes(b); }
 
-KeyShape shape_from(const KeyCounts& k, bool resident) {
+KeyShape shape_from(const KeyCounts& k, bool resident, const msm::cuda::DeviceTuning& tuning) {
   KeyShape s;
+  s.tuning = tuning;
   s.lg_n = k.lg_n;
   s.n = uint64_t(1) << k.lg_n;
   s.n_h = k.n_h;
@@ -62,11 +63,12 @@ uint64_t device_budget_bytes(uint64_t total_memory_bytes, uint64_t vram_limit_by
   return budget;
 }
 
-DevicePlan plan_device(uint64_t budget_bytes, const KeyCounts& key, uint32_t workers) {
+DevicePlan plan_device(uint64_t budget_bytes, const KeyCounts& key, uint32_t workers,
+                       const msm::cuda::DeviceTuning& tuning) {
   DevicePlan p;
   p.budget_bytes = budget_bytes;
   workers = std::max<uint32_t>(workers, 1);
-  const KeyShape rs = shape_from(key, true);
+  const KeyShape rs = shape_from(key, true, tuning);
   const uint64_t resident_key = resident_key_bytes(rs);
   const uint64_t resident_set = input_set_bytes(rs, {}).total();
   const uint64_t resident_ws = workspace_bytes(rs).total();
@@ -77,7 +79,7 @@ DevicePlan plan_device(uint64_t budget_bytes, const KeyCounts& key, uint32_t wor
     p.resident = true;
     p.key_bytes = resident_key;
   } else {
-    s = shape_from(key, false);
+    s = shape_from(key, false, tuning);
     p.key_bytes = streamed_key_bytes(s);
     if (p.key_bytes >= budget_bytes) return p;
     z = fit_streamed(s, budget_bytes - p.key_bytes);

@@ -5,7 +5,9 @@
 
 #include <cstdio>
 
+#include "cuzk/gpu/device.h"
 #include "cuzk/groth16/cuda/device_plan.h"
+#include "cuzk/msm/cuda/tuning.h"
 
 namespace cuzk::groth16::cuda {
 namespace {
@@ -87,6 +89,27 @@ TEST(DevicePlan, AVramLimitActsAsASmallerCard) {
   const DevicePlan tiny = plan_for(143771, uint64_t(1) << 30, 2);
   EXPECT_FALSE(tiny.fits);
   EXPECT_NE(tiny.summary().find("does not fit"), std::string::npos);
+}
+
+// The plan follows the device's own tuning (msm/cuda/tuning.h): a 16 GB
+// card of 70 SMs (an RTX 5070 Ti) starts its batch-affine rounds earlier
+// and caps the H batch at 2^24; what it plans still fits its budget.
+TEST(DevicePlan, FollowsTheDevicesTuning) {
+  gpu::DeviceInfo d;
+  d.name = "NVIDIA GeForce RTX 5070 Ti";
+  d.sm_count = 70;
+  d.total_memory_bytes = uint64_t(16303) << 20;
+  const msm::cuda::DeviceTuning tuning = msm::cuda::tune_device(d);
+  EXPECT_NE(tuning, msm::cuda::DeviceTuning{});
+  const uint64_t budget = device_budget_bytes(d.total_memory_bytes, 0);
+  const DevicePlan own = plan_device(budget, KeyCounts::porep_32gib(), 2, tuning);
+  ASSERT_TRUE(own.fits) << own.summary();
+  EXPECT_LE(used(own), own.budget_bytes);
+  EXPECT_LE(own.h_batch, size_t(1) << tuning.streamed_batch_lg);
+  // A card whose memory is enough for the H200's cap still takes its own.
+  const DevicePlan roomy = plan_device(uint64_t(64) << 30, KeyCounts::porep_32gib(), 2, tuning);
+  ASSERT_TRUE(roomy.fits);
+  EXPECT_EQ(roomy.h_batch, size_t(1) << tuning.streamed_batch_lg);
 }
 
 TEST(DevicePlan, RowsStayBesideAResidentKeyWhenTheyFit) {

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <string>
 
+#include "cuzk/msm/cuda/tuning.h"
+
 namespace cuzk::groth16::cuda {
 
 // A key's counts (ProvingKey sizes) and its circuit's device bytes (0: the
@@ -41,7 +43,9 @@ struct DevicePlan {
 // driver's context takes, less the backend's margin; a vram_limit caps it.
 uint64_t device_budget_bytes(uint64_t total_memory_bytes, uint64_t vram_limit_bytes);
 
-// `budget_bytes` from device_budget_bytes; `workers` per device.
-DevicePlan plan_device(uint64_t budget_bytes, const KeyCounts& key, uint32_t workers);
+// `budget_bytes` from device_budget_bytes; `workers` per device; `tuning`
+// the device's (msm/cuda/tuning.h: the H200's by default).
+DevicePlan plan_device(uint64_t budget_bytes, const KeyCounts& key, uint32_t workers,
+                       const msm::cuda::DeviceTuning& tuning = {});
 
 }  // namespace cuzk::groth16::cuda
