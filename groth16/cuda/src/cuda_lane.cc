@@ -164,6 +164,7 @@ class CudaLane final : public Lane {
   Status streamed_tail(const void* bases_dev, const QuerySplit& q, uint32_t count, const Fr* d_w,
                        const TailRoom& room, ec::Jacobian<C>* acc);
   Status mark(const char* stage);
+  Status stop_if_cancelled(const char* where) const;
   Status collect_marks();
   MsmSums sums() const;
   void abandon();
@@ -433,6 +434,16 @@ Status CudaLane::upload_inputs(const KeyShape& s) {
   return ok_status();
 }
 
+// CANCELLED once the staged proof's job was cancelled (ProofInputs::
+// cancelled), polled where the host waits for the device anyway: after the
+// H step and the classification, and between the StreamedMsm calls and tail
+// MSMs of the streamed plans (each host-synchronous). What the device still
+// has queued finishes in abandon().
+Status CudaLane::stop_if_cancelled(const char* where) const {
+  if (in_.cancelled && in_.cancelled()) return cancelled(std::string("proof cancelled ") + where);
+  return ok_status();
+}
+
 Status CudaLane::mark(const char* stage) {
   if (marks_used_ == marks_.size()) {
     ASSIGN_OR_RETURN(gpu::Event e, gpu::Event::create(true));
@@ -554,6 +565,7 @@ Status CudaLane::resident_msms(const CudaKey& key) {
   RETURN_IF_ERROR(mark("msm_h"));
   RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes (the H MSM runs on)
   RETURN_IF_ERROR(check_witness(s));
+  RETURN_IF_ERROR(stop_if_cancelled("after H"));
   // Each query: the batch addition of its ones, then the MSM over its tail,
   // timed apart ("<query>.ones", "<query>.tail").
   auto query = [&](const ec::G1Affine* bases, const QuerySplit& q, uint32_t count, int ones, int tail,
@@ -621,10 +633,12 @@ Status CudaLane::streamed_plan(const CudaKey& key) {
   const KeyShape& s = key.shape();
   RETURN_IF_ERROR(cs_.synchronize());  // the H step: b and c are consumed, h is in a
   RETURN_IF_ERROR(check_witness(s));
+  RETURN_IF_ERROR(stop_if_cancelled("after H"));
   const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
   const msm::cuda::LentMemory bc{set_->bc.data(), set_->bc.bytes(), streamed_.batch};
   ASSIGN_OR_RETURN(host_g1_[kH], ws_->sm1->run(key.h, d_h, s.n_h, bc));
   RETURN_IF_ERROR(mark("msm_h"));  // recorded on the idle cs: the H MSM's end
+  RETURN_IF_ERROR(stop_if_cancelled("after msm_h"));
   // w goes where the H MSM's batches were. No event orders the upload after
   // them: StreamedMsm::run is host-synchronous (msm.h), so none of its work
   // still touches the b/c buffer once it has returned.
@@ -671,6 +685,7 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
   const char* names[3] = {"msm_l", "msm_a", "msm_b1"};
   for (int q = 0; q < 3; ++q) {
     const QuerySplit& qs = split_[size_t(q)];
+    RETURN_IF_ERROR(stop_if_cancelled(q == 0 ? "after the classification" : "between queries"));
     ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], ws_->sm1->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m, a1));
     std::string part(names[q]);
     host_mark((part + ".ones").c_str());
@@ -678,6 +693,7 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
         streamed_tail<G1Curve>(g1_dev[q], qs, h_counts_[size_t(q)], d_w_, room, &host_g1_[size_t(tails[q])]));
     host_mark((part + ".tail").c_str());
   }
+  RETURN_IF_ERROR(stop_if_cancelled("between queries"));
   ASSIGN_OR_RETURN(host_g2_[kB21], ws_->sm2->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m, a2));
   host_mark("msm_b2.ones");
   RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, room, &host_g2_[kB2t]));
@@ -702,6 +718,7 @@ Status CudaLane::overlapped_plan(const CudaKey& key) {
   Status main = [&]() -> Status {
     RETURN_IF_ERROR(cs_.synchronize());  // the H step: b and c are consumed, h is in a
     RETURN_IF_ERROR(check_witness(s));
+    RETURN_IF_ERROR(stop_if_cancelled("after H"));
     const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
     const msm::cuda::LentMemory bc{set_->bc.data(), set_->bc.bytes(), streamed_.batch};
     ASSIGN_OR_RETURN(host_g1_[kH], ws_->sm1->run(key.h, d_h, s.n_h, bc));
@@ -742,9 +759,11 @@ Status CudaLane::batch_additions_beside(const CudaKey& key, std::vector<std::pai
   const char* names[3] = {"msm_l.ones", "msm_a.ones", "msm_b1.ones"};
   for (int q = 0; q < 3; ++q) {
     const QuerySplit& qs = split_[size_t(q)];
+    RETURN_IF_ERROR(stop_if_cancelled(q == 0 ? "after the classification" : "between queries"));
     ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], ws_->sb1->run_batch_add(bases[q], qs.bufs.ones, qs.m, g1));
     host_mark(names[q]);
   }
+  RETURN_IF_ERROR(stop_if_cancelled("between queries"));
   ASSIGN_OR_RETURN(host_g2_[kB21], ws_->sb2->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m, g2));
   host_mark("msm_b2.ones");
   TailRoom tails;
@@ -773,6 +792,7 @@ Status CudaLane::streamed_tails(const CudaKey& key, const TailRoom& room,
   const int tails[3] = {kLt, kAt, kB1t};
   const char* names[3] = {"msm_l.tail", "msm_a.tail", "msm_b1.tail"};
   for (int q = 0; q < 3; ++q) {
+    RETURN_IF_ERROR(stop_if_cancelled("between tails"));
     RETURN_IF_ERROR(streamed_tail<G1Curve>(g1_dev[q], split_[size_t(q)], h_counts_[size_t(q)], d_w_, room,
                                            &host_g1_[size_t(tails[q])]));
     host_mark(names[q]);

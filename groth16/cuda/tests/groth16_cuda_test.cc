@@ -3,6 +3,7 @@
 // from pinned host memory, larger domains, and the errors a lane reports.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 
 #include "../../tests/backend_conformance.h"
@@ -229,6 +230,47 @@ TEST(CudaProverStreamed, BatchAdditionsBesideTheHMsm) {
   conformance::expect_matches_oracle(*gpu, *cpu, c);
   conformance::expect_matches_oracle(
       *gpu, *cpu, conformance::synthetic(KeyLayout::kSnarkjs, 5000, 3, 7000, 0.7, seed + 1));
+}
+
+// A cancelled proof stops at the lane's next host-synchronous boundary in
+// every plan (resident; streamed with the batch additions beside the H MSM;
+// streamed without room for that) with CANCELLED, and the lane proves the
+// next proof, which verifies.
+TEST(CudaProverCancel, EveryPlanStopsAtItsNextBoundaryAndGoesOn) {
+  SKIP_WITHOUT_GPU();
+  conformance::Case c = conformance::synthetic(KeyLayout::kBellperson, 3000, 2, 3000, 0.8, cuzk::fresh_test_seed());
+  PreparedVerifyingKey pvk(c.pk.vk);
+  const std::vector<Fr> pub(c.witness.begin() + 1, c.witness.begin() + long(c.pk.num_inputs));
+  struct Plan {
+    cuda::Placement placement;
+    bool no_side_room;
+    const char* name;
+  };
+  for (const Plan& plan : {Plan{cuda::Placement::kResident, false, "resident"},
+                           Plan{cuda::Placement::kStreamed, false, "streamed, batch additions beside the H MSM"},
+                           Plan{cuda::Placement::kStreamed, true, "streamed"}}) {
+    SCOPED_TRACE(plan.name);
+    auto made = cuda::make_cuda_backend(
+        {.device = 0, .placement = plan.placement, .faults = {.no_side_room = plan.no_side_room}});
+    ASSERT_TRUE(made.ok()) << made.status().to_string();
+    std::unique_ptr<Backend> gpu = std::move(made).value();
+    auto key = gpu->attach(c.pk).value();
+    auto lane = gpu->make_lane().value();
+    std::atomic<int> polls{0};
+    RowValues rows = compute_rows(c.pk, c.prove_circuit, c.witness, {}).value();
+    ProofInputs in{rows.a, rows.b, rows.c, c.witness};
+    in.cancelled = [&polls] { return ++polls > 0; };
+    ASSERT_TRUE(lane->stage(key, in).ok());
+    auto r = lane->run();
+    EXPECT_EQ(r.status().code(), StatusCode::kCancelled) << r.status().to_string();
+    EXPECT_NE(r.status().message().find("proof cancelled"), std::string::npos) << r.status().message();
+    EXPECT_EQ(lane->times().get("msm_l.tail") + lane->times().get("beside.msm_l.tail"), 0.0);
+    RowValues again = compute_rows(c.pk, c.prove_circuit, c.witness, {}).value();
+    auto proof = prove_on_lane(key, {again.a, again.b, again.c, c.witness}, Blinding::random(), *lane);
+    ASSERT_TRUE(proof.ok()) << proof.status().to_string();
+    EXPECT_EQ(lane->times().plan, plan.name);
+    EXPECT_TRUE(pvk.verify(pub, *proof).value());
+  }
 }
 
 // With the H MSM first, the streamed plan checks h[n−1] (bellperson) before

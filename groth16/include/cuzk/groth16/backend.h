@@ -94,8 +94,11 @@ struct ProofInputs {
   // Polled by run() between its stages (the CPU lane: after the rows, H and
   // each MSM): once it returns true, run() stops at the next boundary with
   // CANCELLED, so that the worker of a cancelled job is free in seconds, not
-  // at the end of the proof. Must be thread-safe. Empty: never. The CUDA lane
-  // runs its device stages (seconds) to their end.
+  // at the end of the proof. Must be thread-safe (the CUDA lane's
+  // overlapped plan polls it from two threads). Empty: never. The CUDA lane
+  // polls where its host waits for the device anyway (after the H step, and
+  // between the streamed plans' StreamedMsm calls and tails); work already
+  // queued on the device finishes before run() returns.
   std::function<bool()> cancelled;
   bool rows_given() const { return !a.empty() || !b.empty() || !c.empty(); }
 };
