@@ -154,6 +154,7 @@ class CudaLane final : public Lane {
   Status check_witness(const KeyShape& s);
   Status classify_all(const CudaKey& key, const Fr* d_w, cudaStream_t stream);
   Status resident_msms(const CudaKey& key);
+  Status streamed_h_msm(const CudaKey& key);
   Status streamed_plan(const CudaKey& key);
   Status overlapped_plan(const CudaKey& key);
   Status batch_additions_beside(const CudaKey& key, std::vector<std::pair<std::string, double>>* stages);
@@ -627,17 +628,26 @@ Status CudaLane::streamed_tail(const void* bases_dev, const QuerySplit& q, uint3
   return ok_status();
 }
 
-// The streamed plan after the H step (stream order at the top of this file).
-Status CudaLane::streamed_plan(const CudaKey& key) {
-  if (streamed_.side) return overlapped_plan(key);
+// Both streamed plans, once the H step is queued: wait for it (b and c are
+// consumed, h is in a), check h[n−1], then the H MSM with its bases from
+// pinned host memory and its batches in the b/c buffer; "msm_h" is recorded
+// on the idle cs at its end.
+Status CudaLane::streamed_h_msm(const CudaKey& key) {
   const KeyShape& s = key.shape();
-  RETURN_IF_ERROR(cs_.synchronize());  // the H step: b and c are consumed, h is in a
+  RETURN_IF_ERROR(cs_.synchronize());
   RETURN_IF_ERROR(check_witness(s));
   RETURN_IF_ERROR(stop_if_cancelled("after H"));
   const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
   const msm::cuda::LentMemory bc{set_->bc.data(), set_->bc.bytes(), streamed_.batch};
   ASSIGN_OR_RETURN(host_g1_[kH], ws_->sm1->run(key.h, d_h, s.n_h, bc));
-  RETURN_IF_ERROR(mark("msm_h"));  // recorded on the idle cs: the H MSM's end
+  return mark("msm_h");
+}
+
+// The streamed plan after the H step (stream order at the top of this file).
+Status CudaLane::streamed_plan(const CudaKey& key) {
+  if (streamed_.side) return overlapped_plan(key);
+  const KeyShape& s = key.shape();
+  RETURN_IF_ERROR(streamed_h_msm(key));
   RETURN_IF_ERROR(stop_if_cancelled("after msm_h"));
   // w goes where the H MSM's batches were. No event orders the upload after
   // them: StreamedMsm::run is host-synchronous (msm.h), so none of its work
@@ -707,7 +717,6 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
 // before anything it uses is released. Where no thread can be started, the
 // same work runs in line after the H MSM.
 Status CudaLane::overlapped_plan(const CudaKey& key) {
-  const KeyShape& s = key.shape();
   std::vector<std::pair<std::string, double>> beside;
   std::future<Status> side;
   try {
@@ -715,15 +724,7 @@ Status CudaLane::overlapped_plan(const CudaKey& key) {
   } catch (const std::system_error&) {
     // No thread: run it after the H MSM below.
   }
-  Status main = [&]() -> Status {
-    RETURN_IF_ERROR(cs_.synchronize());  // the H step: b and c are consumed, h is in a
-    RETURN_IF_ERROR(check_witness(s));
-    RETURN_IF_ERROR(stop_if_cancelled("after H"));
-    const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
-    const msm::cuda::LentMemory bc{set_->bc.data(), set_->bc.bytes(), streamed_.batch};
-    ASSIGN_OR_RETURN(host_g1_[kH], ws_->sm1->run(key.h, d_h, s.n_h, bc));
-    return mark("msm_h");
-  }();
+  Status main = streamed_h_msm(key);
   Status rest = side.valid() ? side.get() : main.ok() ? batch_additions_beside(key, &beside) : ok_status();
   for (auto& st : beside) times_.stages_ms.push_back(std::move(st));
   RETURN_IF_ERROR(main);
