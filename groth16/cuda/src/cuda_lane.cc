@@ -56,7 +56,10 @@
 #include <chrono>
 #include <future>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "cuda_internal.h"
 #include "cuzk/gpu/check.h"
@@ -116,6 +119,24 @@ struct TailRoom {
   size_t workspace_bytes = 0;
   cudaStream_t stream = nullptr;
   msm::cuda::MsmConfig config;
+};
+
+// Host wall times of host-synchronous stages, appended to `out` as each
+// ends, named with `prefix` (LaneTimes::kBeside for the side thread's).
+class HostStages {
+ public:
+  HostStages(std::vector<std::pair<std::string, double>>* out, std::string_view prefix)
+      : out_(out), prefix_(prefix), t0_(std::chrono::steady_clock::now()) {}
+  void mark(std::string_view stage) {
+    const auto t1 = std::chrono::steady_clock::now();
+    out_->emplace_back(prefix_ + std::string(stage), std::chrono::duration<double, std::milli>(t1 - t0_).count());
+    t0_ = t1;
+  }
+
+ private:
+  std::vector<std::pair<std::string, double>>* out_;
+  std::string prefix_;
+  std::chrono::steady_clock::time_point t0_;
 };
 
 // G1 results: h, l ones, l tail, a ones, a tail, b1 ones, b1 tail; G2: b2 ones, b2 tail.
@@ -679,12 +700,7 @@ TailRoom CudaLane::serial_tail_room() {
 // The batch additions run in the a buffer, in turn with the tails' MSMs
 // (each host-synchronous): the H MSM, which read h there, has returned.
 Status CudaLane::streamed_msms(const CudaKey& key) {
-  auto t0 = std::chrono::steady_clock::now();
-  auto host_mark = [&](const char* stage) {
-    auto t1 = std::chrono::steady_clock::now();
-    times_.stages_ms.emplace_back(stage, std::chrono::duration<double, std::milli>(t1 - t0).count());
-    t0 = t1;
-  };
+  HostStages host(&times_.stages_ms, "");
   TailRoom room = serial_tail_room();
   room.config = key.shape().msm_config();
   const msm::cuda::LentMemory a1{set_->a.data(), set_->a.bytes(), streamed_.add_batch};
@@ -698,16 +714,16 @@ Status CudaLane::streamed_msms(const CudaKey& key) {
     RETURN_IF_ERROR(stop_if_cancelled(q == 0 ? "after the classification" : "between queries"));
     ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], ws_->sm1->run_batch_add(g1_bases[q], qs.bufs.ones, qs.m, a1));
     std::string part(names[q]);
-    host_mark((part + ".ones").c_str());
+    host.mark(part + ".ones");
     RETURN_IF_ERROR(
         streamed_tail<G1Curve>(g1_dev[q], qs, h_counts_[size_t(q)], d_w_, room, &host_g1_[size_t(tails[q])]));
-    host_mark((part + ".tail").c_str());
+    host.mark(part + ".tail");
   }
   RETURN_IF_ERROR(stop_if_cancelled("between queries"));
   ASSIGN_OR_RETURN(host_g2_[kB21], ws_->sm2->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m, a2));
-  host_mark("msm_b2.ones");
+  host.mark("msm_b2.ones");
   RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, room, &host_g2_[kB2t]));
-  host_mark("msm_b2.tail");
+  host.mark("msm_b2.tail");
   return ok_status();
 }
 
@@ -739,17 +755,11 @@ Status CudaLane::overlapped_plan(const CudaKey& key) {
 // prefixed "beside." (they overlap the H step and the H MSM: LaneTimes).
 Status CudaLane::batch_additions_beside(const CudaKey& key, std::vector<std::pair<std::string, double>>* stages) {
   ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
-  auto t0 = std::chrono::steady_clock::now();
-  auto host_mark = [&](const std::string& stage) {
-    auto t1 = std::chrono::steady_clock::now();
-    stages->emplace_back(std::string(LaneTimes::kBeside) + stage,
-                         std::chrono::duration<double, std::milli>(t1 - t0).count());
-    t0 = t1;
-  };
+  HostStages host(stages, LaneTimes::kBeside);
   RETURN_IF_ERROR(ss_.wait(ev_w_));
   RETURN_IF_ERROR(classify_all(key, d_w_, ss_.get()));
   RETURN_IF_ERROR(ev_cls_.synchronize());
-  host_mark("classify");
+  host.mark("classify");
   // The batches' room: the side buffer after w and the splits.
   uint8_t* room = split_end_;
   const uint64_t room_bytes = uint64_t(set_->side.data() + set_->side.bytes() - room);
@@ -762,11 +772,11 @@ Status CudaLane::batch_additions_beside(const CudaKey& key, std::vector<std::pai
     const QuerySplit& qs = split_[size_t(q)];
     RETURN_IF_ERROR(stop_if_cancelled(q == 0 ? "after the classification" : "between queries"));
     ASSIGN_OR_RETURN(host_g1_[size_t(ones[q])], ws_->sb1->run_batch_add(bases[q], qs.bufs.ones, qs.m, g1));
-    host_mark(names[q]);
+    host.mark(names[q]);
   }
   RETURN_IF_ERROR(stop_if_cancelled("between queries"));
   ASSIGN_OR_RETURN(host_g2_[kB21], ws_->sb2->run_batch_add(key.b2, split_[2].bufs.ones, split_[2].m, g2));
-  host_mark("msm_b2.ones");
+  host.mark("msm_b2.ones");
   TailRoom tails;
   tails.points = room;
   tails.scalars = reinterpret_cast<Fr*>(room + align(streamed_.chunk * sizeof(ec::G2Affine)));
@@ -782,13 +792,7 @@ Status CudaLane::batch_additions_beside(const CudaKey& key, std::vector<std::pai
 // *stages, prefixed "beside.".
 Status CudaLane::streamed_tails(const CudaKey& key, const TailRoom& room,
                                 std::vector<std::pair<std::string, double>>* stages) {
-  auto t0 = std::chrono::steady_clock::now();
-  auto host_mark = [&](const char* stage) {
-    auto t1 = std::chrono::steady_clock::now();
-    stages->emplace_back(std::string(LaneTimes::kBeside) + stage,
-                         std::chrono::duration<double, std::milli>(t1 - t0).count());
-    t0 = t1;
-  };
+  HostStages host(stages, LaneTimes::kBeside);
   const void* g1_dev[3] = {key.l_dev, key.a_dev, key.b1_dev};
   const int tails[3] = {kLt, kAt, kB1t};
   const char* names[3] = {"msm_l.tail", "msm_a.tail", "msm_b1.tail"};
@@ -796,10 +800,10 @@ Status CudaLane::streamed_tails(const CudaKey& key, const TailRoom& room,
     RETURN_IF_ERROR(stop_if_cancelled("between tails"));
     RETURN_IF_ERROR(streamed_tail<G1Curve>(g1_dev[q], split_[size_t(q)], h_counts_[size_t(q)], d_w_, room,
                                            &host_g1_[size_t(tails[q])]));
-    host_mark(names[q]);
+    host.mark(names[q]);
   }
   RETURN_IF_ERROR(streamed_tail<G2Curve>(key.b2_dev, split_[2], h_counts_[2], d_w_, room, &host_g2_[kB2t]));
-  host_mark("msm_b2.tail");
+  host.mark("msm_b2.tail");
   return ok_status();
 }
 
