@@ -10,6 +10,12 @@ StatusOr<Stream> Stream::create(int priority) {
   return Stream(s);
 }
 
+StatusOr<int> Stream::greatest_priority() {
+  int least = 0, greatest = 0;
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest)));
+  return greatest;
+}
+
 Stream& Stream::operator=(Stream&& o) noexcept {
   if (this != &o) {
     if (s_) cudaStreamDestroy(s_);

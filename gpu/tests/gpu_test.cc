@@ -64,6 +64,26 @@ TEST_F(GpuTest, DeviceInfoAndMemory) {
   EXPECT_TRUE(scoped.ok());
 }
 
+// The side path of the CUDA lane's overlapped plan runs on the device's most
+// urgent streams: the priority asked for is the one the stream gets, and it
+// is more urgent than (numerically below) a default stream's.
+TEST_F(GpuTest, TheMostUrgentPriorityIsTheOneTheStreamGets) {
+  auto greatest = Stream::greatest_priority();
+  ASSERT_TRUE(greatest.ok()) << greatest.status().to_string();
+  int least = 0, range_greatest = 0;
+  ASSERT_EQ(cudaDeviceGetStreamPriorityRange(&least, &range_greatest), cudaSuccess);
+  EXPECT_EQ(*greatest, range_greatest);
+  auto urgent = Stream::create(*greatest);
+  auto plain = Stream::create();
+  ASSERT_TRUE(urgent.ok() && plain.ok());
+  int got_urgent = 1, got_plain = 1;
+  ASSERT_EQ(cudaStreamGetPriority(urgent->get(), &got_urgent), cudaSuccess);
+  ASSERT_EQ(cudaStreamGetPriority(plain->get(), &got_plain), cudaSuccess);
+  EXPECT_EQ(got_urgent, *greatest);
+  EXPECT_EQ(got_plain, 0);
+  EXPECT_LT(got_urgent, got_plain) << "the device offers no priorities above the default";
+}
+
 TEST_F(GpuTest, BuffersStreamsAndEvents) {
   CUZK_NVTX_RANGE("gpu_test.buffers");
   const size_t n = 1 << 20;

@@ -227,7 +227,13 @@ Status CudaLane::init() {
   ASSIGN_OR_RETURN(gpu::ScopedDevice scope, gpu::ScopedDevice::create(ctx_->ordinal));
   ASSIGN_OR_RETURN(us_, gpu::Stream::create());
   ASSIGN_OR_RETURN(cs_, gpu::Stream::create());
-  ASSIGN_OR_RETURN(ss_, gpu::Stream::create());
+  // The side thread's streams are the most urgent (ss here, the side
+  // StreamedMsms' slot streams in ensure_workspace): in the overlapped plan
+  // the side path (≈ 32 GiB of batch additions' transfers a 2^27 partition)
+  // is the longer one, and its small kernels, queued behind the H step's
+  // and the H MSM's, held up the next batch's copy.
+  ASSIGN_OR_RETURN(const int urgent, gpu::Stream::greatest_priority());
+  ASSIGN_OR_RETURN(ss_, gpu::Stream::create(urgent));
   for (gpu::Event* e : {&ev_a_, &ev_b_, &ev_c_, &ev_w_, &ev_cls_}) {
     ASSIGN_OR_RETURN(*e, gpu::Event::create(false));
   }
@@ -364,8 +370,9 @@ Status CudaLane::ensure_workspace(const KeyShape& s) {
     w.sm2.emplace(std::move(sm2));
   }
   if (!s.resident && streamed_.side && !w.sb1) {
-    ASSIGN_OR_RETURN(auto sb1, msm::cuda::StreamedMsm<G1Curve>::create_borrowing(s.msm_config()));
-    ASSIGN_OR_RETURN(auto sb2, msm::cuda::StreamedMsm<G2Curve>::create_borrowing(s.msm_config()));
+    ASSIGN_OR_RETURN(const int urgent, gpu::Stream::greatest_priority());  // as ss (init)
+    ASSIGN_OR_RETURN(auto sb1, msm::cuda::StreamedMsm<G1Curve>::create_borrowing(s.msm_config(), urgent));
+    ASSIGN_OR_RETURN(auto sb2, msm::cuda::StreamedMsm<G2Curve>::create_borrowing(s.msm_config(), urgent));
     w.sb1.emplace(std::move(sb1));
     w.sb2.emplace(std::move(sb2));
   }

@@ -145,9 +145,9 @@ Status carve_slots(void* base, size_t bytes, size_t batch, const MsmConfig& c, U
 }  // namespace
 
 template <class C>
-Status StreamedMsm<C>::init_slots() {
+Status StreamedMsm<C>::init_slots(int stream_priority) {
   for (Slot& s : slots_) {
-    ASSIGN_OR_RETURN(s.stream, gpu::Stream::create());
+    ASSIGN_OR_RETURN(s.stream, gpu::Stream::create(stream_priority));
     ASSIGN_OR_RETURN(s.done, gpu::Event::create(false));
     ASSIGN_OR_RETURN(s.accumulated, gpu::Event::create(false));
     ASSIGN_OR_RETURN(s.host_result, gpu::PinnedBuffer<ec::Jacobian<C>>::allocate(1));
@@ -172,10 +172,10 @@ StatusOr<StreamedMsm<C>> StreamedMsm<C>::create(size_t batch_size, const MsmConf
 }
 
 template <class C>
-StatusOr<StreamedMsm<C>> StreamedMsm<C>::create_borrowing(const MsmConfig& config) {
+StatusOr<StreamedMsm<C>> StreamedMsm<C>::create_borrowing(const MsmConfig& config, int stream_priority) {
   StreamedMsm m;
   m.base_config_ = config;
-  RETURN_IF_ERROR(m.init_slots());
+  RETURN_IF_ERROR(m.init_slots(stream_priority));
   return m;
 }
 

@@ -14,7 +14,13 @@ class Event;
 // default stream). Move-only; destroyed with cudaStreamDestroy.
 class Stream {
  public:
+  // `priority` as cudaStreamCreateWithPriority takes it: lower numbers are
+  // more urgent; 0 is the default.
   static StatusOr<Stream> create(int priority = 0);
+  // The current device's most urgent priority (cudaDeviceGetStreamPriorityRange's
+  // greatest; 0 where the device has none): its blocks are scheduled before
+  // those of default-priority streams' kernels as SMs free up.
+  static StatusOr<int> greatest_priority();
   Stream() = default;  // empty: no stream until assigned from create()
   Stream(Stream&& o) noexcept : s_(o.s_) { o.s_ = nullptr; }
   Stream& operator=(Stream&& o) noexcept;

@@ -185,8 +185,9 @@ class StreamedMsm {
   // Errors: INVALID_ARGUMENT (batch_size 0, invalid config), allocation errors.
   static StatusOr<StreamedMsm> create(size_t batch_size, const MsmConfig& config = {});
   // Owns no device memory: every call lends it. `config` is what each lent
-  // call's configuration starts from.
-  static StatusOr<StreamedMsm> create_borrowing(const MsmConfig& config = {});
+  // call's configuration starts from; the slots' streams get
+  // `stream_priority` (gpu::Stream::create).
+  static StatusOr<StreamedMsm> create_borrowing(const MsmConfig& config = {}, int stream_priority = 0);
   // The device memory create() allocates for these arguments (0 when they are
   // invalid), for budgets. It also suffices as lent memory for either call
   // with batches of batch_size points.
@@ -260,7 +261,7 @@ class StreamedMsm {
     gpu::PinnedBuffer<ec::Jacobian<C>> host_result;
   };
   StreamedMsm() = default;
-  Status init_slots();
+  Status init_slots(int stream_priority = 0);
   StatusOr<ec::Jacobian<C>> run_in(const Memory& m, const ec::Affine<C>* bases, const ff::Fr* scalars, size_t n);
   StatusOr<ec::Jacobian<C>> run_batch_add_in(const Memory& m, const ec::Affine<C>* bases, const uint64_t* bitmap,
                                              size_t n);
