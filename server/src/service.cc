@@ -40,8 +40,7 @@ grpc::Status ProvingService::count(const char* method, grpc::Status s) {
 grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* req,
                                          v1::SubmitProofResponse* resp) {
   if (closing_.load()) return count("SubmitProof", shutting_down());
-  v1::SubmitProofRequest copy = *req;
-  auto r = engine_->submit(job_request_from_proto(copy));
+  auto r = engine_->submit(job_request_from_proto(*req));
   if (!r.ok()) return count("SubmitProof", to_grpc(r.status()));
   resp->set_job_id(r->job_id);
   resp->set_queue_position(r->queue_position);
@@ -98,8 +97,7 @@ grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequ
   if (closing_.load()) return count("Prove", shutting_down());
   WaitSlot slot(waiting_);
   if (!slot.held()) return count("Prove", too_many_waiting());  // before submitting: nothing is queued
-  v1::SubmitProofRequest copy = req->submit();
-  auto r = engine_->submit(job_request_from_proto(copy));
+  auto r = engine_->submit(job_request_from_proto(req->submit()));
   if (!r.ok()) return count("Prove", to_grpc(r.status()));
   return count("Prove", wait_for(ctx, r->job_id, 0, resp->mutable_result()));
 }
