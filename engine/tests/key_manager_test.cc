@@ -272,5 +272,72 @@ TEST_F(KeyManagerTest, IdleMemoryElsewhereIsReclaimedBeforeAKeyIsDemoted) {
   EXPECT_EQ(budget_->used(), 96000u + 900 + 1600);
 }
 
+// Memory a request holds while it is decoded (reserve_now): taken when it
+// fits, else room is made as for an admission (idle memory elsewhere, then
+// an idle key), else refused at once naming the sizes; never waits.
+TEST_F(KeyManagerTest, MemoryForARequestIsMadeRoomForOrRefusedAtOnce) {
+  std::vector<Reservation> idle;  // 2 buffers of 600 bytes, held outside the manager
+  std::vector<uint64_t> asked;
+  KeyManagerOptions o;
+  o.min_idle_ms = 0;
+  o.reclaim = [&](uint64_t short_by) {
+    asked.push_back(short_by);
+    uint64_t freed = 0;
+    while (!idle.empty() && freed < short_by) {
+      freed += idle.back().bytes();
+      idle.pop_back();
+    }
+    return freed;
+  };
+  const uint64_t total = 2 * 96000 + 1400;
+  auto m = make(total, o);
+  ASSERT_TRUE(m->preload("a").ok());
+  ASSERT_TRUE(m->preload("b").ok());
+  for (int i = 0; i < 2; ++i) {
+    idle.emplace_back();
+    ASSERT_TRUE(budget_->try_reserve(600, &idle.back()));
+  }
+  // 200 bytes free: 150 fit as they are.
+  {
+    auto r = m->reserve_now(150);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_EQ(budget_->used(), total - 50);
+    EXPECT_TRUE(asked.empty());
+  }
+  EXPECT_EQ(budget_->used(), total - 200);
+  // 700 need 500 more: one idle buffer goes, both keys stay.
+  auto r1 = m->reserve_now(700);
+  ASSERT_TRUE(r1.ok()) << r1.status().to_string();
+  EXPECT_EQ(asked, std::vector<uint64_t>{500});
+  EXPECT_EQ(idle.size(), 1u);
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kHot);
+  EXPECT_EQ(status_of(*m, "b").tier, KeyTier::kHot);
+  // 100 free; b is in use: 2000 need the last buffer and the idle key a.
+  auto lease = m->acquire("b", nullptr);
+  ASSERT_TRUE(lease.ok());
+  auto r2 = m->reserve_now(2000);
+  ASSERT_TRUE(r2.ok()) << r2.status().to_string();
+  EXPECT_TRUE(idle.empty());
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kWarm);
+  EXPECT_EQ(status_of(*m, "b").tier, KeyTier::kHot);
+  // Nothing idle is left: refused at once, naming the sizes, nothing taken.
+  const uint64_t used = budget_->used();
+  auto r3 = m->reserve_now(total - used + 1);
+  EXPECT_EQ(r3.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(r3.status().message().find(std::to_string(total - used + 1) + " bytes"), std::string::npos)
+      << r3.status().message();
+  EXPECT_NE(r3.status().message().find(std::to_string(total - used) + " of " + std::to_string(total)),
+            std::string::npos)
+      << r3.status().message();
+  EXPECT_EQ(budget_->used(), used);
+  EXPECT_EQ(status_of(*m, "b").tier, KeyTier::kHot);
+  // More than the whole budget can never fit.
+  EXPECT_EQ(m->reserve_now(total + 1).status().code(), StatusCode::kResourceExhausted);
+  // Every byte comes back with the reservations.
+  *r1 = Reservation();
+  *r2 = Reservation();
+  EXPECT_EQ(budget_->used(), 96000u);
+}
+
 }  // namespace
 }  // namespace cuzk::engine
