@@ -58,6 +58,15 @@ uint64_t witness_bytes(const v1::SubmitProofRequest& req) {
   return n;
 }
 
+uint64_t decoding_bytes(const v1::SubmitProofRequest& req) {
+  const uint64_t witnesses = witness_bytes(req);
+  uint64_t parsed = req.witness().empty() ? 0 : req.witness().capacity();
+  for (const std::string& w : req.witnesses()) parsed += w.capacity();
+  const uint64_t message = req.ByteSizeLong();
+  const uint64_t others = message > witnesses ? message - witnesses : 0;
+  return parsed + witnesses + 3 * others;
+}
+
 engine::JobRequest job_request_from_proto(const v1::SubmitProofRequest& req) {
   engine::JobRequest r;
   r.request_id = req.request_id();
