@@ -256,9 +256,11 @@ StatusOr<Reservation> KeyManager::reserve_now(uint64_t bytes) {
     if (bytes <= free) continue;  // given back meanwhile
     if (options_.reclaim && options_.reclaim(bytes - free) > 0) continue;
     if (demote_one_idle(nullptr)) continue;
-    return resource_exhausted("needs " + std::to_string(bytes) + " bytes of host memory now; the memory budget has " +
-                              std::to_string(free) + " of " + std::to_string(total) +
-                              " bytes free (keys in use and work in flight hold the rest); retry later");
+    // Keys in use and work in flight hold the rest. The caller holds the
+    // bytes already: count them past the total, so that admissions wait
+    // until they come back, rather than refuse a request that would fit an
+    // idle daemon.
+    return budget_->charge(bytes);
   }
   return r;
 }
