@@ -169,6 +169,13 @@ StatusOr<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config) {
 void Engine::start_loading() { impl_->start_loading(); }
 bool Engine::wait_for_circuits(std::chrono::milliseconds timeout) { return impl_->wait_for_circuits(timeout); }
 StatusOr<SubmitResult> Engine::submit(JobRequest request) { return impl_->submit(std::move(request)); }
+StatusOr<Reservation> Engine::reserve_request_memory(uint64_t bytes) {
+  StatusOr<Reservation> r = impl_->keys_->reserve_now(bytes);
+  if (!r.ok())
+    impl_->metrics_.add_counter("cuzk_submit_rejected_total", 1,
+                                "code=\"" + std::string(status_code_name(r.status().code())) + "\"");
+  return r;
+}
 StatusOr<JobResult> Engine::await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) {
   return impl_->await(job_id, timeout);
 }

@@ -243,6 +243,28 @@ bool KeyManager::reclaim_for(const Waiter& w) {
   return options_.reclaim(need - free) > 0;
 }
 
+StatusOr<Reservation> KeyManager::reserve_now(uint64_t bytes) {
+  const uint64_t total = budget_->total();
+  if (bytes > total)
+    return resource_exhausted("needs " + std::to_string(bytes) + " bytes of host memory; the memory budget is " +
+                              std::to_string(total) + " bytes in all");
+  MutexLock lock(mu_);
+  Reservation r;
+  while (!budget_->try_reserve(bytes, &r)) {
+    const uint64_t used = budget_->used();
+    const uint64_t free = used < total ? total - used : 0;
+    if (bytes <= free) continue;  // given back meanwhile
+    if (options_.reclaim && options_.reclaim(bytes - free) > 0) continue;
+    if (demote_one_idle(nullptr)) continue;
+    // Keys in use and work in flight hold the rest. The caller holds the
+    // bytes already: count them past the total, so that admissions wait
+    // until they come back, rather than refuse a request that would fit an
+    // idle daemon.
+    return budget_->charge(bytes);
+  }
+  return r;
+}
+
 void KeyManager::release(const std::string& id) {
   MutexLock lock(mu_);
   Entry& e = *entries_.at(id);

@@ -54,7 +54,7 @@ MemoryBudget::~MemoryBudget() {
 
 bool MemoryBudget::try_reserve(uint64_t bytes, Reservation* out) {
   MutexLock lock(mu_);
-  if (bytes > total_ - used_) return false;
+  if (!fits_locked(bytes)) return false;
   used_ += bytes;
   if (used_ > peak_) peak_ = used_;
   *out = Reservation(this, bytes);
@@ -72,10 +72,17 @@ StatusOr<Reservation> MemoryBudget::reserve(uint64_t bytes, const std::function<
       --waiters_;
       return cancelled(closed_ ? "the memory budget is closed (shutting down)" : "cancelled while waiting for memory");
     }
-    if (bytes <= total_ - used_) break;
+    if (fits_locked(bytes)) break;
     cv_.wait_for(mu_, std::chrono::milliseconds(50));
   }
   --waiters_;
+  used_ += bytes;
+  if (used_ > peak_) peak_ = used_;
+  return Reservation(this, bytes);
+}
+
+Reservation MemoryBudget::charge(uint64_t bytes) {
+  MutexLock lock(mu_);
   used_ += bytes;
   if (used_ > peak_) peak_ = used_;
   return Reservation(this, bytes);

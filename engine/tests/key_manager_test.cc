@@ -2,6 +2,7 @@
 // after the minimum idle time, evict, budgets, failures.
 #include <atomic>
 
+#include "cuzk/base/random.h"
 #include "cuzk/engine/key_manager.h"
 #include "test_support.h"
 
@@ -270,6 +271,86 @@ TEST_F(KeyManagerTest, IdleMemoryElsewhereIsReclaimedBeforeAKeyIsDemoted) {
   EXPECT_TRUE(idle.empty());
   EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kWarm);
   EXPECT_EQ(budget_->used(), 96000u + 900 + 1600);
+}
+
+// Memory a request holds while it is decoded (reserve_now): taken when it
+// fits, else room is made as for an admission (idle memory elsewhere, then
+// an idle key), else charged past the total (it is held already) so that
+// admissions wait for it; refused only when it exceeds the whole budget;
+// never waits.
+TEST_F(KeyManagerTest, MemoryForARequestIsMadeRoomForOrChargedAtOnce) {
+  std::vector<Reservation> idle;  // 2 buffers of 600 bytes, held outside the manager
+  std::vector<uint64_t> asked;
+  KeyManagerOptions o;
+  o.min_idle_ms = 0;
+  o.reclaim = [&](uint64_t short_by) {
+    asked.push_back(short_by);
+    uint64_t freed = 0;
+    while (!idle.empty() && freed < short_by) {
+      freed += idle.back().bytes();
+      idle.pop_back();
+    }
+    return freed;
+  };
+  const uint64_t total = 2 * 96000 + 1400;
+  auto m = make(total, o);
+  ASSERT_TRUE(m->preload("a").ok());
+  ASSERT_TRUE(m->preload("b").ok());
+  for (int i = 0; i < 2; ++i) {
+    idle.emplace_back();
+    ASSERT_TRUE(budget_->try_reserve(600, &idle.back()));
+  }
+  // 200 bytes free: 150 fit as they are.
+  {
+    auto r = m->reserve_now(150);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    EXPECT_EQ(budget_->used(), total - 50);
+    EXPECT_TRUE(asked.empty());
+  }
+  EXPECT_EQ(budget_->used(), total - 200);
+  // 700 need 500 more: one idle buffer goes, both keys stay.
+  auto r1 = m->reserve_now(700);
+  ASSERT_TRUE(r1.ok()) << r1.status().to_string();
+  EXPECT_EQ(asked, std::vector<uint64_t>{500});
+  EXPECT_EQ(idle.size(), 1u);
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kHot);
+  EXPECT_EQ(status_of(*m, "b").tier, KeyTier::kHot);
+  // 100 free; b is in use: 2000 need the last buffer and the idle key a.
+  auto lease = m->acquire("b", nullptr);
+  ASSERT_TRUE(lease.ok());
+  auto r2 = m->reserve_now(2000);
+  ASSERT_TRUE(r2.ok()) << r2.status().to_string();
+  EXPECT_TRUE(idle.empty());
+  EXPECT_EQ(status_of(*m, "a").tier, KeyTier::kWarm);
+  EXPECT_EQ(status_of(*m, "b").tier, KeyTier::kHot);
+  // Nothing idle is left: charged past the total at once, the key in use
+  // stays, and nothing else fits until the bytes come back.
+  const uint64_t used = budget_->used();
+  TestRng rng(fresh_test_seed());
+  const uint64_t over = total - used + 1 + rng() % 1000;
+  auto r3 = m->reserve_now(over);
+  ASSERT_TRUE(r3.ok()) << r3.status().to_string();
+  EXPECT_EQ(budget_->used(), used + over);
+  EXPECT_GT(budget_->used(), total);
+  EXPECT_EQ(status_of(*m, "b").tier, KeyTier::kHot);
+  Reservation probe;
+  EXPECT_FALSE(budget_->try_reserve(1, &probe));
+  *r3 = Reservation();
+  EXPECT_EQ(budget_->used(), used);
+  EXPECT_TRUE(budget_->try_reserve(total - used, &probe));
+  probe = Reservation();
+  // More than the whole budget can never fit: refused, naming both, nothing taken.
+  auto r4 = m->reserve_now(total + 1);
+  EXPECT_EQ(r4.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(r4.status().message().find(std::to_string(total + 1) + " bytes"), std::string::npos)
+      << r4.status().message();
+  EXPECT_NE(r4.status().message().find(std::to_string(total) + " bytes in all"), std::string::npos)
+      << r4.status().message();
+  EXPECT_EQ(budget_->used(), used);
+  // Every byte comes back with the reservations.
+  *r1 = Reservation();
+  *r2 = Reservation();
+  EXPECT_EQ(budget_->used(), 96000u);
 }
 
 }  // namespace

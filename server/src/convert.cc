@@ -1,49 +1,91 @@
 #include "convert.h"
 
+#include <google/protobuf/util/field_mask_util.h>
+
 #include <thread>
 
 #include "cuzk/base/utf8.h"
 
 namespace cuzk::server {
 
-// The Filecoin kinds' fields (copied: the whole message still enters the
-// idempotency digest below).
-std::shared_ptr<const engine::FilecoinRequest> filecoin_request_from_proto(const v1::SubmitProofRequest& req) {
+namespace {
+
+// The fields the engine reads itself; every other field (and any field this
+// build does not know) enters the idempotency digest as the remaining message.
+bool is_engine_field(int number) {
+  using R = v1::SubmitProofRequest;
+  for (int f : {R::kRequestIdFieldNumber, R::kProofKindFieldNumber, R::kPriorityFieldNumber, R::kCircuitIdFieldNumber,
+                R::kWitnessFieldNumber, R::kWitnessesFieldNumber, R::kSelfVerifyFieldNumber})
+    if (f == number) return true;
+  return false;
+}
+
+// Every field of SubmitProofRequest but the engine's.
+const google::protobuf::FieldMask& remaining_fields() {
+  static const google::protobuf::FieldMask mask = [] {
+    google::protobuf::FieldMask m;
+    const google::protobuf::Descriptor* d = v1::SubmitProofRequest::descriptor();
+    for (int i = 0; i < d->field_count(); ++i)
+      if (!is_engine_field(d->field(i)->number())) m.add_paths(d->field(i)->name());
+    return m;
+  }();
+  return mask;
+}
+
+// The Filecoin kinds' fields; the vanilla proofs are moved out of `rest`
+// (a copy already, made for the digest).
+std::shared_ptr<const engine::FilecoinRequest> filecoin_request_from_rest(v1::SubmitProofRequest& rest) {
   auto f = std::make_shared<engine::FilecoinRequest>();
-  f->sector_size = req.sector_size();
-  f->registered_proof = req.registered_proof();
-  f->vanilla_proof = req.vanilla_proof();
-  f->vanilla_proofs.assign(req.vanilla_proofs().begin(), req.vanilla_proofs().end());
-  f->sector_number = req.sector_number();
-  f->miner_id = req.miner_id();
-  f->randomness = req.randomness();
-  f->partition_index = req.partition_index();
-  f->comm_r_old = req.comm_r_old();
-  f->comm_r_new = req.comm_r_new();
-  f->comm_d_new = req.comm_d_new();
+  f->sector_size = rest.sector_size();
+  f->registered_proof = rest.registered_proof();
+  f->vanilla_proof = std::move(*rest.mutable_vanilla_proof());
+  for (std::string& v : *rest.mutable_vanilla_proofs()) f->vanilla_proofs.push_back(std::move(v));
+  f->sector_number = rest.sector_number();
+  f->miner_id = rest.miner_id();
+  f->randomness = rest.randomness();
+  f->partition_index = rest.partition_index();
+  f->comm_r_old = rest.comm_r_old();
+  f->comm_r_new = rest.comm_r_new();
+  f->comm_d_new = rest.comm_d_new();
   return f;
 }
 
-engine::JobRequest job_request_from_proto(v1::SubmitProofRequest& req) {
+}  // namespace
+
+uint64_t witness_bytes(const v1::SubmitProofRequest& req) {
+  uint64_t n = req.witness().size();
+  for (const std::string& w : req.witnesses()) n += w.size();
+  return n;
+}
+
+uint64_t decoding_bytes(const v1::SubmitProofRequest& req) {
+  const uint64_t witnesses = witness_bytes(req);
+  uint64_t parsed = req.witness().empty() ? 0 : req.witness().capacity();
+  for (const std::string& w : req.witnesses()) parsed += w.capacity();
+  const uint64_t message = req.ByteSizeLong();
+  const uint64_t others = message > witnesses ? message - witnesses : 0;
+  return parsed + witnesses + 3 * others;
+}
+
+engine::JobRequest job_request_from_proto(const v1::SubmitProofRequest& req) {
   engine::JobRequest r;
   r.request_id = req.request_id();
   r.kind = engine::ProofKind(int(req.proof_kind()));
   r.priority = engine::Priority(int(req.priority()));
   r.circuit_id = req.circuit_id();
-  if (!req.witness().empty()) r.witnesses.push_back(std::move(*req.mutable_witness()));
-  for (std::string& w : *req.mutable_witnesses()) r.witnesses.push_back(std::move(w));
+  r.witnesses.reserve(req.witnesses_size() + (req.witness().empty() ? 0 : 1));
+  if (!req.witness().empty()) r.witnesses.push_back(req.witness());
+  r.witnesses.insert(r.witnesses.end(), req.witnesses().begin(), req.witnesses().end());
   if (req.has_self_verify()) r.self_verify = req.self_verify();
-  if (engine::is_filecoin_kind(r.kind)) r.filecoin = filecoin_request_from_proto(req);
-  // Everything else enters the idempotency digest as the remaining message.
-  v1::SubmitProofRequest rest = req;
-  rest.clear_request_id();
-  rest.clear_proof_kind();
-  rest.clear_priority();
-  rest.clear_circuit_id();
-  rest.clear_witness();
-  rest.clear_witnesses();
-  rest.clear_self_verify();
+  // The remaining message, serialized as a copy of the whole with the
+  // engine's fields cleared would be (field order, then unknown fields),
+  // without ever copying a witness.
+  v1::SubmitProofRequest rest;
+  google::protobuf::util::FieldMaskUtil::MergeMessageTo(req, remaining_fields(),
+                                                        google::protobuf::util::FieldMaskUtil::MergeOptions(), &rest);
+  rest.GetReflection()->MutableUnknownFields(&rest)->MergeFrom(req.GetReflection()->GetUnknownFields(req));
   rest.SerializeToString(&r.other_payload);
+  if (engine::is_filecoin_kind(r.kind)) r.filecoin = filecoin_request_from_rest(rest);
   return r;
 }
 

@@ -37,11 +37,23 @@ grpc::Status ProvingService::count(const char* method, grpc::Status s) {
   return s;
 }
 
+// The request's memory stays reserved until the engine has taken what it
+// keeps; from then on the job's witnesses are its own, counted when its
+// partitions are admitted.
+StatusOr<engine::SubmitResult> ProvingService::submit(const v1::SubmitProofRequest& req) {
+  const uint64_t held = decoding_bytes(req);
+  StatusOr<engine::Reservation> decoding = engine_->reserve_request_memory(held);
+  if (!decoding.ok())
+    return decoding.status().with_context("decoding this request (a " + std::to_string(req.ByteSizeLong()) +
+                                          "-byte message, " + std::to_string(witness_bytes(req)) +
+                                          " bytes of witnesses)");
+  return engine_->submit(job_request_from_proto(req));
+}
+
 grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* req,
                                          v1::SubmitProofResponse* resp) {
   if (closing_.load()) return count("SubmitProof", shutting_down());
-  v1::SubmitProofRequest copy = *req;
-  auto r = engine_->submit(job_request_from_proto(copy));
+  auto r = submit(*req);
   if (!r.ok()) return count("SubmitProof", to_grpc(r.status()));
   resp->set_job_id(r->job_id);
   resp->set_queue_position(r->queue_position);
@@ -98,8 +110,7 @@ grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequ
   if (closing_.load()) return count("Prove", shutting_down());
   WaitSlot slot(waiting_);
   if (!slot.held()) return count("Prove", too_many_waiting());  // before submitting: nothing is queued
-  v1::SubmitProofRequest copy = req->submit();
-  auto r = engine_->submit(job_request_from_proto(copy));
+  auto r = submit(req->submit());
   if (!r.ok()) return count("Prove", to_grpc(r.status()));
   return count("Prove", wait_for(ctx, r->job_id, 0, resp->mutable_result()));
 }

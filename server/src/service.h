@@ -45,6 +45,10 @@ class ProvingService final : public v1::ProvingEngine::Service {
                         v1::EvictSrsResponse* resp) override;
 
  private:
+  // SubmitProof and Prove: the request to the engine, with the memory it
+  // holds meanwhile reserved in the engine's budget (RESOURCE_EXHAUSTED
+  // naming the sizes when it does not fit).
+  StatusOr<engine::SubmitResult> submit(const v1::SubmitProofRequest& req);
   // Waits for a job in slices so that a caller who hangs up frees the
   // thread. timeout_ms 0 = until the job ends.
   grpc::Status wait_for(grpc::ServerContext* ctx, const std::string& job_id, uint64_t timeout_ms,

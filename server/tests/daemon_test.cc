@@ -18,6 +18,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cuzk/base/random.h"
 #include "cuzk/engine/circuit_source.h"
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
@@ -241,6 +242,75 @@ TEST_F(DaemonTest, PreloadAndEvictReallyLoadAndFree) {
   EXPECT_EQ(e->freed_bytes, used);
   EXPECT_EQ(server_->engine().status().budget_used_bytes, 0u);
   expect_valid(*client_->prove(demo_args()));  // loads again on demand
+}
+
+std::string random_bytes(TestRng& rng, size_t n) {
+  std::string s(n, '\0');
+  for (char& c : s) c = char(rng());
+  return s;
+}
+
+// What a request holds while it is decoded and submitted (the parsed message
+// and the witnesses' copy: at least twice the witness bytes) is counted in
+// the memory budget and given back when the call is answered: past the
+// total where the HOT key holds the rest (it is held already; a busy daemon
+// must not refuse what an idle one takes); a request that needs more than
+// the whole budget is refused naming the sizes, and serving goes on.
+TEST_F(DaemonTest, ARequestIsCountedInTheBudgetWhileItIsDecoded) {
+  ServerConfig c = config("decode");
+  const uint64_t total = uint64_t(64) << 20;
+  c.engine.total_budget_bytes = total;
+  c.engine.eviction_min_idle_ms = uint64_t(1) << 40;  // the HOT key stays: what is free is known
+  start(c);
+  ASSERT_TRUE(client_->preload("demo").ok());
+  const engine::EngineStatus before = server_->engine().status();
+  const uint64_t used = before.budget_used_bytes;
+  ASSERT_GT(used, 0u);
+  TestRng rng(fresh_test_seed());
+
+  // Bytes after the witness's last section: refused once decoded.
+  v1::SubmitProofRequest a;
+  a.set_proof_kind(v1::GROTH16_CIRCUIT);
+  a.set_circuit_id("demo");
+  a.set_witness(wtns_ + random_bytes(rng, (size_t(4) << 20) + rng() % 4096));
+  const uint64_t twice = 2 * a.witness().size();
+  ASSERT_LT(before.budget_peak_bytes, used + twice);  // else the peak below would prove nothing
+  v1::SubmitProofResponse a_resp;
+  grpc::ClientContext a_ctx;
+  grpc::Status sa = stub_->SubmitProof(&a_ctx, a, &a_resp);
+  EXPECT_EQ(sa.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << sa.error_message();
+  const engine::EngineStatus after = server_->engine().status();
+  EXPECT_GE(after.budget_peak_bytes, used + twice);
+  EXPECT_EQ(after.budget_used_bytes, used);
+
+  // Twice the witness is less than the whole budget but more than is free
+  // beside the HOT key: counted past the total, then judged by its witness.
+  v1::ProveRequest b;
+  *b.mutable_submit() = a;
+  b.mutable_submit()->set_witness(wtns_ + random_bytes(rng, (total - used / 2) / 2 - wtns_.size()));
+  ASSERT_GT(used + 2 * b.submit().witness().size(), total);
+  v1::ProveResponse b_resp;
+  grpc::ClientContext b_ctx;
+  grpc::Status sb = stub_->Prove(&b_ctx, b, &b_resp);
+  EXPECT_EQ(sb.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << sb.error_message();
+  const engine::EngineStatus charged = server_->engine().status();
+  EXPECT_GE(charged.budget_peak_bytes, used + 2 * b.submit().witness().size());
+  EXPECT_EQ(charged.budget_used_bytes, used);
+  EXPECT_EQ(server_->engine().status().budget_peak_bytes, charged.budget_peak_bytes);
+
+  // More than the whole budget: refused before it is converted, naming the sizes.
+  v1::SubmitProofRequest big = a;
+  big.set_witness(wtns_ + random_bytes(rng, total / 2 + 4096 + rng() % 4096));
+  v1::SubmitProofResponse big_resp;
+  grpc::ClientContext big_ctx;
+  grpc::Status sbig = stub_->SubmitProof(&big_ctx, big, &big_resp);
+  EXPECT_EQ(sbig.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << sbig.error_message();
+  EXPECT_NE(sbig.error_message().find(std::to_string(total) + " bytes in all"), std::string::npos)
+      << sbig.error_message();
+  EXPECT_NE(sbig.error_message().find(std::to_string(big.ByteSizeLong()) + "-byte message"), std::string::npos)
+      << sbig.error_message();
+  EXPECT_EQ(server_->engine().status().budget_used_bytes, used);
+  expect_valid(*client_->prove(demo_args()));
 }
 
 TEST_F(DaemonTest, StaleSocketIsReplacedAndALiveOneRefused) {

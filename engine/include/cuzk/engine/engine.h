@@ -226,6 +226,17 @@ class Engine {
   // load: the message says why).
   StatusOr<SubmitResult> submit(JobRequest request);
 
+  // Counts in the memory budget `bytes` of host memory that a request
+  // holds while the server decodes and submits it (the parsed message and
+  // what is made from it), making room as an admission does but never
+  // waiting (KeyManager::reserve_now: past the total when work in flight
+  // holds the rest, so that admissions wait for it); they return when the
+  // reservation ends. The job's own memory is reserved when its partitions
+  // are admitted. REQUIRES: the reservation ends before the engine. Errors:
+  // RESOURCE_EXHAUSTED when bytes exceed the whole budget, naming both
+  // (counted as a refused submit).
+  StatusOr<Reservation> reserve_request_memory(uint64_t bytes);
+
   // Waits for the job; with a timeout (nullopt = forever) an unfinished job
   // gives outcome kTimeout and keeps running. A timeout beyond 2^40 ms
   // (about 31 years) is taken as forever, a negative one as zero.

@@ -143,6 +143,15 @@ class KeyManager {
   StatusOr<Admission> admit(const std::string& id, uint64_t work_bytes, const std::function<bool()>& cancelled,
                             double* waited_ms = nullptr,
                             const std::function<uint64_t(uint64_t)>& claim = nullptr) EXCLUDES(mu_);
+  // Counts `bytes` now for memory held outside any admission (a request
+  // while the server decodes and submits it), making room as an admission
+  // does: idle memory elsewhere (options.reclaim) first, then unreferenced
+  // HOT keys idle for at least min_idle_ms. Where keys in use and work in
+  // flight hold the rest, the bytes are charged past the total
+  // (MemoryBudget::charge): the caller holds them already, and admissions
+  // wait until they come back. Never waits itself. Errors:
+  // RESOURCE_EXHAUSTED when bytes exceed the whole budget, naming both.
+  StatusOr<Reservation> reserve_now(uint64_t bytes) EXCLUDES(mu_);
   // admit(id, 0, ...) without the empty reservation.
   StatusOr<KeyLease> acquire(const std::string& id, const std::function<bool()>& cancelled,
                              double* waited_ms = nullptr) EXCLUDES(mu_);

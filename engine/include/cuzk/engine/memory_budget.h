@@ -60,6 +60,12 @@ class MemoryBudget {
   // close() was called.
   StatusOr<Reservation> reserve(uint64_t bytes, const std::function<bool()>& is_cancelled);
 
+  // Counts `bytes` the caller holds already (memory allocated before it
+  // could be asked for: a request as gRPC decoded it), past the total if
+  // need be. While used() exceeds the total nothing else fits: reservations
+  // wait (or try_reserve fails) until enough comes back. Never blocks.
+  Reservation charge(uint64_t bytes);
+
   // Wakes every waiter; later waits fail with CANCELLED.
   void close();
 
@@ -76,6 +82,7 @@ class MemoryBudget {
  private:
   friend class Reservation;
   void give_back(uint64_t bytes);
+  bool fits_locked(uint64_t bytes) const REQUIRES(mu_) { return used_ <= total_ && bytes <= total_ - used_; }
 
   const uint64_t total_;
   std::function<void()> release_listener_;  // fixed once the budget is shared
