@@ -1,7 +1,8 @@
 // `cuzk filecoin circuit | setup | bench-synth`: the Filecoin circuits cuzk
 // synthesizes (filecoin/cs).
 //   circuit      the shape of one circuit (and, with --count, its non-zeros
-//                and density; with --write-r1cs, its rows as a precompiled file)
+//                and density; with --memory, the host memory and the GPU plan
+//                its key needs; with --write-r1cs, its rows as a precompiled file)
 //   setup        an INSECURE development key for it, in the bellperson layout
 //                (.params and .vk), for testing only
 //   bench-synth  witness generation (and, with --record, R1CS recording) time,
@@ -19,8 +20,10 @@
 #include "cuzk/io/bellperson.h"
 #include "cuzk/r1cs/precompiled.h"
 #include "filecoin_cli.h"
+#include "cuzk/ec/curves.h"
 #ifdef CUZK_HAVE_CUDA_PROVER
 #include "cuzk/groth16/cuda/cuda_setup.h"
+#include "cuzk/groth16/cuda/device_plan.h"
 #endif
 
 namespace cuzk::app {
@@ -58,8 +61,68 @@ uint64_t peak_rss_bytes() {
 struct ShapeArgs {
   CircuitArgs c;
   bool count = false;
+  bool memory = false;
+  uint32_t workers = 2, preparation_workers = 2;
   std::string write_r1cs;
 };
+
+std::string gib(uint64_t bytes) {
+  char b[32];
+  if (bytes < (uint64_t(1) << 30))
+    std::snprintf(b, sizeof b, "%.1f MiB", double(bytes) / double(uint64_t(1) << 20));
+  else
+    std::snprintf(b, sizeof b, "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
+  return b;
+}
+
+// What the key takes (host memory, and each GPU size's plan): from its counts
+// (filecoin/cs/circuits.h) and the partition's reservation (docs/daemon.md,
+// Memory: on a GPU the witness and its pinned copy, and a, b, c unless the
+// GPU keeps the rows).
+void print_memory(const std::string& name, const snark::ProvingKeyCounts& m, const ShapeArgs& a) {
+  const uint64_t g1 = sizeof(ec::G1Affine), g2 = sizeof(ec::G2Affine);
+  const uint64_t h = m.n_h * g1, l = m.m_l * g1, ka = m.m_a * g1, b1 = m.m_b * g1, b2 = m.m_b * g2;
+  const uint64_t key = h + l + ka + b1 + b2;
+  const uint64_t witness = 2 * 32 * m.num_vars, abc = 3 * 32 * (uint64_t(1) << m.lg_n);
+  const uint64_t window = uint64_t(a.preparation_workers) + a.workers + 1;
+  std::printf("\n%s: domain 2^%d, %lu variables (%lu inputs); A touches %lu, B %lu\n", name.c_str(), m.lg_n,
+              m.num_vars, m.num_inputs, m.m_a, m.m_b);
+  std::printf("host memory:\n");
+  std::printf("  proving key's points  %s (H %s, L %s, A %s, B1 %s, B2 %s): held while the key is HOT;\n"
+              "                        pinned for the whole run where a GPU streams it\n",
+              gib(key).c_str(), gib(h).c_str(), gib(l).c_str(), gib(ka).c_str(), gib(b1).c_str(), gib(b2).c_str());
+  std::printf("  circuit's rows        ≈ %s (the .cuzkr1cs file, mapped)\n", gib(m.rows_bytes).c_str());
+  std::printf("  a partition in flight %s (witness and its pinned copy %s, a, b, c %s: none where the GPU\n"
+              "                        keeps the rows)\n",
+              gib(witness + abc).c_str(), gib(witness).c_str(), gib(abc).c_str());
+  std::printf("  at most %lu partitions hold inputs at once (preparation_workers %u + workers %u + 1); the key,\n"
+              "  its rows and that many partitions: %s where the GPUs keep the rows (a resident key),\n"
+              "  %s where the host makes a, b, c (a streamed key, or the CPU); a smaller\n"
+              "  memory.total_budget runs fewer partitions at once\n",
+              window, a.preparation_workers, a.workers, gib(key + m.rows_bytes + window * witness).c_str(),
+              gib(key + m.rows_bytes + window * (witness + abc)).c_str());
+#ifdef CUZK_HAVE_CUDA_PROVER
+  namespace gc = cuzk::groth16::cuda;
+  gc::KeyCounts k;
+  k.lg_n = m.lg_n;
+  k.n_h = m.n_h;
+  k.num_vars = m.num_vars;
+  k.num_inputs = m.num_inputs;
+  k.m_l = m.m_l;
+  k.m_a = m.m_a;
+  k.m_b = m.m_b;
+  k.circuit_bytes = m.rows_bytes;
+  std::printf("GPU memory, %u workers a device (the CUDA backend's plan from the card's memory alone, this key\n"
+              "alone on it; set [pipeline] vram_limit to plan for less):\n",
+              a.workers);
+  for (const gc::OperatorCard& c : gc::kOperatorCards) {
+    const gc::DevicePlan p = gc::plan_device(gc::device_budget_bytes(c.mib << 20, 0), k, a.workers);
+    std::printf("  %-18s %s\n", c.name, p.summary().c_str());
+  }
+#else
+  std::printf("GPU memory: this build has no CUDA backend (cuzk version says which it has)\n");
+#endif
+}
 
 int run_circuit(const ShapeArgs& a) {
   auto circuit = circuit_of(a.c);
@@ -68,7 +131,7 @@ int run_circuit(const ShapeArgs& a) {
   if (!shape.ok()) return fail("filecoin circuit", shape.status());
   std::printf("%s: %lu rows (+%lu input rows), %lu inputs (ONE included), %lu aux\n", circuit->name().c_str(),
               shape->num_constraints, shape->num_inputs, shape->num_inputs, shape->num_aux);
-  if (a.count) {
+  if (a.count || a.memory) {
     auto t = std::chrono::steady_clock::now();
     auto facts = snark::circuit_facts(*circuit);
     if (!facts.ok()) return fail("filecoin circuit", facts.status());
@@ -77,6 +140,7 @@ int run_circuit(const ShapeArgs& a) {
                 "(counted in %.1f s)\n",
                 c.nonzeros[0] + c.num_inputs, c.nonzeros[1], c.nonzeros[2], facts->density.a_aux.popcount,
                 facts->density.b_input.popcount, facts->density.b_aux.popcount, seconds_since(t));
+    if (a.memory) print_memory(circuit->name(), snark::proving_key_counts(*facts), a);
   }
   if (!a.write_r1cs.empty()) {
     auto t = std::chrono::steady_clock::now();
@@ -92,6 +156,14 @@ void add_circuit(CLI::App& fil, Runner* runner) {
   auto* cmd = fil.add_subcommand("circuit", "Shape of a Filecoin circuit as cuzk synthesizes it");
   add_circuit_options(cmd, &a->c);
   cmd->add_flag("--count", a->count, "Also count non-zeros and density (seconds to a minute at 32 GiB)");
+  cmd->add_flag("--memory", a->memory,
+                "Also say what its proving key and partitions take: host memory, and the GPU plan on the cards "
+                "operators own (implies --count)");
+  cmd->add_option("--workers", a->workers, "With --memory: pipeline.workers_per_device (default 2)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--preparation-workers", a->preparation_workers,
+                  "With --memory: pipeline.preparation_workers (default 2)")
+      ->check(CLI::Range(1, 256));
   cmd->add_option("--write-r1cs", a->write_r1cs, "Write the blank circuit's rows as a cuzk precompiled file");
   cmd->callback([runner, a] { *runner = [a] { return run_circuit(*a); }; });
 }

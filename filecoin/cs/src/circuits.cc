@@ -111,6 +111,21 @@ StatusOr<r1cs::CircuitShape> circuit_shape(const FilecoinCircuit& circuit) {
   return r1cs::CircuitShape{cs.num_inputs(), cs.num_aux(), cs.num_constraints()};
 }
 
+ProvingKeyCounts proving_key_counts(const CircuitFacts& f) {
+  const CircuitCounts& c = f.counts;
+  ProvingKeyCounts k;
+  const uint64_t rows = c.num_constraints + c.num_inputs;
+  while ((uint64_t(1) << k.lg_n) < rows) ++k.lg_n;
+  k.n_h = (uint64_t(1) << k.lg_n) - 1;
+  k.num_inputs = c.num_inputs;
+  k.num_vars = c.num_inputs + c.num_aux;
+  k.m_l = c.num_aux;
+  k.m_a = f.density.a_input.popcount + f.density.a_aux.popcount;
+  k.m_b = f.density.b_input.popcount + f.density.b_aux.popcount;
+  k.rows_bytes = 8 * (c.nonzeros[0] + c.nonzeros[1] + c.nonzeros[2]) + 4 * (3 * c.num_constraints + 1);
+  return k;
+}
+
 StatusOr<CircuitFacts> circuit_facts(const FilecoinCircuit& circuit) {
   // SnapDeals' challenges read challenge bits of their own: they cannot be
   // replicated, only counted.

@@ -19,6 +19,7 @@
 #include "cuzk/groth16/setup.h"
 #include "cuzk/groth16/verifier.h"
 #include "cuzk/io/bellperson.h"
+#include "cuzk/r1cs/precompiled.h"
 
 namespace cuzk::filecoin::snark {
 namespace {
@@ -73,6 +74,44 @@ void prove_and_verify(const FilecoinCircuit& circuit, const PartitionInputs& inp
   std::vector<Fr> wrong = publics;
   wrong.back() += Fr::one();
   EXPECT_FALSE(*groth16::verify(read->vk, wrong, *proof));
+}
+
+// proving_key_counts (what `cuzk filecoin circuit --memory` sizes from) is
+// what a setup of the circuit makes and what its precompiled rows take.
+TEST(Prove, KeyCountsAreWhatTheSetupAndTheRowsFileHold) {
+  for (CircuitKind kind : {CircuitKind::kWindowPost, CircuitKind::kWinningPost}) {
+    auto circuit = FilecoinCircuit::create(kind, 2048);
+    ASSERT_TRUE(circuit.ok());
+    auto facts = circuit_facts(*circuit);
+    ASSERT_TRUE(facts.ok()) << facts.status().to_string();
+    const ProvingKeyCounts k = proving_key_counts(*facts);
+    auto rows = build_circuit(*circuit);
+    ASSERT_TRUE(rows.ok()) << rows.status().to_string();
+    groth16::DevSetupOptions so;
+    so.layout = groth16::KeyLayout::kBellperson;
+    so.seed = 7 + OsRng()() % 1000;
+    auto pk = groth16::dev_setup(*rows, so);
+    ASSERT_TRUE(pk.ok()) << pk.status().to_string();
+    EXPECT_EQ(k.lg_n, pk->lg_n) << circuit->name();
+    EXPECT_EQ(k.n_h, pk->h.size()) << circuit->name();
+    EXPECT_EQ(k.m_l, pk->l.size()) << circuit->name();
+    EXPECT_EQ(k.m_a, pk->a.size()) << circuit->name();
+    EXPECT_EQ(k.m_b, pk->b_g1.size()) << circuit->name();
+    EXPECT_EQ(k.m_b, pk->b_g2.size()) << circuit->name();
+    EXPECT_EQ(k.num_vars, rows->num_vars()) << circuit->name();
+    EXPECT_EQ(k.num_inputs, uint64_t(pk->vk.ic.size())) << circuit->name();
+    const std::string path = temp_path(circuit->name() + ".cuzkr1cs");
+    ASSERT_TRUE(write_precompiled_circuit(*circuit, path).ok());
+    auto header = r1cs::read_precompiled_header(path);
+    const uint64_t file = std::filesystem::file_size(path);
+    std::filesystem::remove(path);
+    ASSERT_TRUE(header.ok()) << header.status().to_string();
+    // The file: 128 header bytes, the terms and offsets (rows_bytes), the
+    // coefficient table, and up to 63 bytes of padding before each section.
+    const uint64_t known = k.rows_bytes + r1cs::kPrecompiledHeaderBytes + 32 * header->num_coeffs;
+    EXPECT_GE(file, known) << circuit->name();
+    EXPECT_LE(file, known + 3 * 63) << circuit->name();
+  }
 }
 
 TEST(Prove, WindowPoSt2KiBWithADevKey) {

@@ -12,15 +12,8 @@
 namespace cuzk::groth16::cuda {
 namespace {
 
-struct Card {
-  const char* name;
-  uint64_t mib;
-};
-constexpr Card kCards[] = {
-    {"RTX 5070 Ti 16 GB", 16303}, {"RTX 4090 24 GB", 24564}, {"RTX 5090 32 GB", 32607},
-    {"A100 40 GB", 40960},        {"A100 80 GB", 81920},     {"H100 80 GB", 81559},
-    {"H200 141 GB", 143771},
-};
+using Card = OperatorCard;
+constexpr auto& kCards = kOperatorCards;
 
 DevicePlan plan_for(uint64_t mib, uint64_t limit, uint32_t workers) {
   return plan_device(device_budget_bytes(mib << 20, limit), KeyCounts::porep_32gib(), workers);

@@ -74,6 +74,19 @@ struct CircuitFacts {
 };
 StatusOr<CircuitFacts> circuit_facts(const FilecoinCircuit& circuit);
 
+// The counts of the circuit's proving key in the bellperson layout (what a
+// .params file for it holds): the domain (rows with bellperson's input rows,
+// rounded up to a power of two), H with n − 1 points, L one per aux
+// variable, A and B (B1 in G1, B2 in G2) one per variable in their density;
+// and the bytes of its precompiled rows less the coefficient table (8 a
+// term, 12 a row: r1cs/precompiled.h).
+struct ProvingKeyCounts {
+  int lg_n = 0;
+  uint64_t n_h = 0, num_vars = 0, num_inputs = 0, m_l = 0, m_a = 0, m_b = 0;
+  uint64_t rows_bytes = 0;
+};
+ProvingKeyCounts proving_key_counts(const CircuitFacts& facts);
+
 // The blank circuit's rows in memory.
 StatusOr<r1cs::Circuit> build_circuit(const FilecoinCircuit& circuit);
 // The blank circuit's rows streamed to a precompiled file (r1cs/precompiled.h).

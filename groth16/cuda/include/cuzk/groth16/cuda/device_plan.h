@@ -26,6 +26,19 @@ struct KeyCounts {
   static KeyCounts porep_32gib();
 };
 
+// The GPUs Filecoin operators own, by the memory nvidia-smi reports (MiB,
+// NVIDIA's published totals): what device_plan_test and `cuzk filecoin
+// circuit --memory` plan for.
+struct OperatorCard {
+  const char* name;
+  uint64_t mib;
+};
+inline constexpr OperatorCard kOperatorCards[] = {
+    {"RTX 5070 Ti 16 GB", 16303}, {"RTX 4090 24 GB", 24564}, {"RTX 5090 32 GB", 32607},
+    {"A100 40 GB", 40960},        {"A100 80 GB", 81920},     {"H100 80 GB", 81559},
+    {"H200 141 GB", 143771},
+};
+
 struct DevicePlan {
   uint64_t budget_bytes = 0;  // what the backend may use (free memory less a margin, or the limit)
   bool fits = false;          // false: not even the streamed plan's buffers fit
