@@ -234,23 +234,31 @@ TEST_F(KeyManagerTest, AnIdleKeyGivesWayToWorkOnAnother) {
   EXPECT_EQ(budget_->used(), 96000u + 1000);
 }
 
+// Options whose reclaim frees buffers from the back of *idle (memory held
+// idle outside the manager) until the shortfall is covered, recording each
+// shortfall asked for in *asked; keys may be demoted at once.
+KeyManagerOptions reclaiming(std::vector<Reservation>* idle, std::vector<uint64_t>* asked) {
+  KeyManagerOptions o;
+  o.min_idle_ms = 0;
+  o.reclaim = [idle, asked](uint64_t short_by) {
+    asked->push_back(short_by);
+    uint64_t freed = 0;
+    while (!idle->empty() && freed < short_by) {
+      freed += idle->back().bytes();
+      idle->pop_back();
+    }
+    return freed;
+  };
+  return o;
+}
+
 // Memory held idle outside the manager (options.reclaim: the engine's pooled
 // pinned buffers) is asked for first, for exactly the shortfall; an idle key
 // is demoted only when that is not enough.
 TEST_F(KeyManagerTest, IdleMemoryElsewhereIsReclaimedBeforeAKeyIsDemoted) {
   std::vector<Reservation> idle;  // 3 buffers of 600 bytes, held outside the manager
   std::vector<uint64_t> asked;
-  KeyManagerOptions o;
-  o.min_idle_ms = 0;
-  o.reclaim = [&](uint64_t short_by) {
-    asked.push_back(short_by);
-    uint64_t freed = 0;
-    while (!idle.empty() && freed < short_by) {
-      freed += idle.back().bytes();
-      idle.pop_back();
-    }
-    return freed;
-  };
+  KeyManagerOptions o = reclaiming(&idle, &asked);
   auto m = make(2 * 96000 + 2000, o);
   ASSERT_TRUE(m->preload("a").ok());
   ASSERT_TRUE(m->preload("b").ok());
@@ -281,17 +289,7 @@ TEST_F(KeyManagerTest, IdleMemoryElsewhereIsReclaimedBeforeAKeyIsDemoted) {
 TEST_F(KeyManagerTest, MemoryForARequestIsMadeRoomForOrChargedAtOnce) {
   std::vector<Reservation> idle;  // 2 buffers of 600 bytes, held outside the manager
   std::vector<uint64_t> asked;
-  KeyManagerOptions o;
-  o.min_idle_ms = 0;
-  o.reclaim = [&](uint64_t short_by) {
-    asked.push_back(short_by);
-    uint64_t freed = 0;
-    while (!idle.empty() && freed < short_by) {
-      freed += idle.back().bytes();
-      idle.pop_back();
-    }
-    return freed;
-  };
+  KeyManagerOptions o = reclaiming(&idle, &asked);
   const uint64_t total = 2 * 96000 + 1400;
   auto m = make(total, o);
   ASSERT_TRUE(m->preload("a").ok());
