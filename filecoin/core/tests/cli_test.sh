@@ -182,4 +182,10 @@ grep -q -- "--sector-size: .*2Q" "$work/out"
 
 expect 2 "$cuzk" filecoin verify-seal --registered-proof 99 --comm-r "$COMM_R" --comm-d "$COMM_D" --ticket "$TICKET" \
   --seed "$SEED" --miner-id 1000 --sector 1 --vk "$work/seal.vk" --proof "$work/seal.proof"
+# What a kind's key and partitions take (docs/filecoin.md, "Memory each kind needs").
+expect 0 "$cuzk" filecoin circuit --kind winning-post --sector-size 2KiB --memory --workers 3
+grep -q "proving key's points" "$work/out"
+grep -q "at most 6 partitions hold inputs at once (preparation_workers 2 + workers 3 + 1)" "$work/out"
+grep -Eq "^GPU memory, 3 workers a device|^GPU memory: this build has no CUDA backend" "$work/out"
+expect 2 "$cuzk" filecoin circuit --kind winning-post --sector-size 2KiB --memory --workers 0
 echo "cuzk filecoin CLI: all checks passed"
