@@ -18,7 +18,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/cuzk-out}
 mkdir -p "$OUT"
-RAW=$OUT/raw  # logs and raw figures, packed into raw.tar.gz at the end
+# Logs and raw figures, packed into $OUT/raw.tar.gz after every step (the
+# folder itself stays out of $OUT: a call brings back only so many files).
+RAW=$(mktemp -d)/raw
 mkdir -p "$RAW"
 exec > >(tee -a "$OUT/guard.log") 2>&1
 bin=/tmp/cuzk-bin
@@ -103,6 +105,14 @@ run_tests() {
   done
 }
 
+# After every step: guard.json and raw.tar.gz as they stand, so that a call
+# cut short by its time limit still brings back what finished (and few
+# files: the raw logs travel packed).
+checkpoint() {
+  python3 scripts/device/guard_summary.py collect "$results" "$OUT/guard.json"
+  tar czf "$OUT/raw.tar.gz.part" -C "$(dirname "$RAW")" raw && mv "$OUT/raw.tar.gz.part" "$OUT/raw.tar.gz"
+}
+
 budget=110GiB
 args=("$@")
 [[ ${#args[@]} -eq 0 ]] && args=(prove serve 0 4 serve 16GiB 3)
@@ -115,8 +125,8 @@ while (( i < ${#args[@]} )); do
     budget) budget=${args[i+1]}; i=$((i + 2)) ;;
     *) echo "unknown step ${args[i]}"; exit 2 ;;
   esac
+  checkpoint
 done
-python3 scripts/device/guard_summary.py collect "$results" "$OUT/guard.json"
 python3 scripts/device/perf-compare.py "$OUT/guard.json" docs/perf-baseline.json
-tar czf "$OUT/raw.tar.gz" -C "$OUT" raw && rm -rf "$RAW"
+rm -rf "$(dirname "$RAW")"
 echo "guard done in $(( $(date +%s) - t0 )) s"
