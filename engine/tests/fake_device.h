@@ -36,11 +36,11 @@ struct FakeScript {
   // witness) when this many more bytes fit its key cap and the budget.
   uint64_t rows_bytes = uint64_t(1) << 18;
   bool rows_on_device = true;
-  int stage_ms = 0, run_ms = 2, attach_ms = 0;
-  // When set, stage() (stage_hold) or run() (run_hold) holds the proof while
-  // the flag is true, instead of stage_ms or run_ms (run() also ends on a
-  // cancel): the test lets it go, not the clock.
-  std::shared_ptr<std::atomic<bool>> stage_hold, run_hold;
+  int stage_ms = 0, run_ms = 2;
+  // When set, stage() (stage_hold), run() (run_hold) or attach()
+  // (attach_hold) holds while the flag is true, instead of stage_ms or
+  // run_ms (run() also ends on a cancel): the test lets it go, not the clock.
+  std::shared_ptr<std::atomic<bool>> stage_hold, run_hold, attach_hold;
   bool pinned = true;              // allocate_inputs gives pinned buffers
   std::set<uint64_t> fail_runs;    // the device's n-th run() (1-based) meets a device error
 };
@@ -276,7 +276,8 @@ class FakeBackend final : public groth16::Backend {
       std::lock_guard<std::mutex> lock(sh_->log->mu);
       ++sh_->log->attaches;
     }
-    if (sh_->script.attach_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sh_->script.attach_ms));
+    if (sh_->script.attach_hold)
+      while (sh_->script.attach_hold->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     const uint64_t need = sh_->script.key_bytes;
     // Resident when it fits the key cap and leaves room for one input set
     // (unless the device's sets are already made).
