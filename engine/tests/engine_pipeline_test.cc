@@ -7,6 +7,7 @@
 // real (the CPU backend does the arithmetic) and is checked against the
 // key file's verifying key.
 #include <algorithm>
+#include <future>
 #include <map>
 #include <set>
 
@@ -551,18 +552,28 @@ TEST_F(PipelineTest, PreloadPlacesTheKeyOnEveryDeviceAndEvictFreesIt) {
 }
 
 TEST_F(PipelineTest, StatusDoesNotWaitForAKeyBeingAttached) {
-  // Attaching takes 5 s on this device (a large key's upload); status must
-  // answer meanwhile, from what the device held before. (The bound below is
-  // the attach itself: a status that waited for it would take that long.)
-  constexpr auto kAttach = std::chrono::milliseconds(5000);
-  fakes_.scripts["fake:0"].attach_ms = int(kAttach.count());
+  // The fake holds the key's attach (a large key's upload) until the test
+  // lets it go; status must answer meanwhile, from what the device held
+  // before. A status that waited for the attach would wait for the test: its
+  // answer is awaited with the hang guard, then the attach let go.
+  auto held = std::make_shared<std::atomic<bool>>(true);
+  fakes_.scripts["fake:0"].attach_hold = held;
   auto e = make(config({"fake:0"}, 1));
   ASSERT_TRUE(e);
+  struct Release {  // lets the attach go on every way out, before the engine stops
+    std::shared_ptr<std::atomic<bool>> held;
+    ~Release() { held->store(false); }
+  } release{held};
   const std::string id = submit(*e, 0);
-  ASSERT_TRUE(testing::wait_until([&] { return fakes_.log("fake:0").attaches > 0; }, 10s));
-  auto t0 = std::chrono::steady_clock::now();
-  EngineStatus st = e->status();
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, kAttach) << "status waited for the attach";
+  ASSERT_TRUE(testing::wait_until([&] {
+    std::lock_guard<std::mutex> lock(fakes_.log("fake:0").mu);
+    return fakes_.log("fake:0").attaches > 0;
+  }, 10s));
+  auto answer = std::async(std::launch::async, [&] { return e->status(); });
+  const bool answered = answer.wait_for(testing::kHangGuard) == std::future_status::ready;
+  held->store(false);
+  ASSERT_TRUE(answered) << "status waited for the attach";
+  EngineStatus st = answer.get();
   ASSERT_EQ(st.device_status.size(), 1u);
   EXPECT_TRUE(st.device_status[0].keys.empty());  // not attached yet
   expect_valid(*e, id, 0, 1);
@@ -572,35 +583,46 @@ TEST_F(PipelineTest, StatusDoesNotWaitForAKeyBeingAttached) {
 }
 
 TEST_F(PipelineTest, CancellingWhileStagingOrInsideTheDeviceRegionLetsOthersFinish) {
-  // The victim's stage takes 3 s on the device: a cancel that waited for it
-  // would take that long (the bound below; not a measure of speed).
-  constexpr int kStageMs = 3000;
-  for (const auto& [phase, stage_ms, run_ms] :
-       {std::tuple{"staging", kStageMs, 1}, std::tuple{"device region", 1, kStageMs}}) {
+  // The victim is held in the fake's stage() or run() until the test lets it
+  // go: its cancel must end it while it is still held there. A cancel that
+  // waited for the device would wait for the test (the await's hang guard
+  // ends that), whatever the machine's speed.
+  for (const bool staging : {true, false}) {
+    const char* phase = staging ? "staging" : "device region";
+    auto held = std::make_shared<std::atomic<bool>>(true);
     FakeDevices fakes;
-    fakes.scripts["fake:0"].stage_ms = stage_ms;
-    fakes.scripts["fake:0"].run_ms = run_ms;
+    (staging ? fakes.scripts["fake:0"].stage_hold : fakes.scripts["fake:0"].run_hold) = held;
     EngineConfig c = config({"fake:0"}, 1);
     c.backend_factory = fakes.factory();
     auto e = make(c);
     ASSERT_TRUE(e);
-    const std::string victim = submit(*e, 0);
-    const std::string other = submit(*e, 0);
-    // The victim is being staged or run by the only prover worker.
+    struct Release {  // lets the lane go on every way out, before the engine stops
+      std::shared_ptr<std::atomic<bool>> held;
+      ~Release() { held->store(false); }
+    } release{held};
+    const std::string first = submit(*e, 0);
+    const std::string second = submit(*e, 0);
+    // The job the only prover worker took first (either may be ready first)
+    // is held in the fake: the victim.
     ASSERT_TRUE(testing::wait_until([&] {
-      for (const auto& w : e->status().workers)
-        if (w.device == "fake:0" && w.job_id == victim) return true;
-      return false;
+      std::lock_guard<std::mutex> lock(fakes.log("fake:0").mu);
+      return fakes.log("fake:0").held == 1;
     }, 5s)) << phase;
-    std::this_thread::sleep_for(50ms);
-    auto t0 = std::chrono::steady_clock::now();
+    std::string victim;
+    for (const auto& w : e->status().workers)
+      if (w.device == "fake:0") victim = w.job_id;
+    ASSERT_TRUE(victim == first || victim == second) << phase << ": " << victim;
+    const std::string other = victim == first ? second : first;
     auto cancelled = e->cancel(victim);
     ASSERT_TRUE(cancelled.ok());
-    auto r = e->await(victim, std::nullopt);
+    auto r = e->await(victim, testing::kHangGuard);
     ASSERT_TRUE(r.ok());
-    EXPECT_EQ(r->outcome, JobOutcome::kCancelled) << phase;
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(kStageMs - 50))
-        << phase << ": the cancel waited for the device";
+    EXPECT_EQ(r->outcome, JobOutcome::kCancelled) << phase << ": the cancel waited for the device";
+    if (staging) {  // a held run() ends on the cancel; a held stage() only when let go
+      std::lock_guard<std::mutex> lock(fakes.log("fake:0").mu);
+      EXPECT_EQ(fakes.log("fake:0").held, 1) << phase;
+    }
+    held->store(false);
     expect_valid(*e, other, 0, 1);
     // Everything the victim held comes back: only the key (and pinned buffers
     // kept for reuse) stays reserved.

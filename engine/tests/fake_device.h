@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -35,7 +36,11 @@ struct FakeScript {
   // witness) when this many more bytes fit its key cap and the budget.
   uint64_t rows_bytes = uint64_t(1) << 18;
   bool rows_on_device = true;
-  int stage_ms = 0, run_ms = 2, attach_ms = 0;
+  int stage_ms = 0, run_ms = 2;
+  // When set, stage() (stage_hold), run() (run_hold) or attach()
+  // (attach_hold) holds while the flag is true, instead of stage_ms or
+  // run_ms (run() also ends on a cancel): the test lets it go, not the clock.
+  std::shared_ptr<std::atomic<bool>> stage_hold, run_hold, attach_hold;
   bool pinned = true;              // allocate_inputs gives pinned buffers
   std::set<uint64_t> fail_runs;    // the device's n-th run() (1-based) meets a device error
 };
@@ -49,6 +54,7 @@ struct FakeLog {
   uint64_t upload_bytes = 0;
   std::vector<std::string> circuits;     // by run, the circuit (key tag) proved
   uint64_t attaches = 0;
+  int held = 0;                          // lanes holding in stage() or run() now
 };
 
 class FakeBudget {
@@ -139,7 +145,8 @@ class FakeLane final : public groth16::Lane {
     RETURN_IF_ERROR(decide());
     own_ = take_set(false);
     if (!own_) times_.fallbacks.push_back(groth16::Fallback::kPlainPath);
-    if (sh_->script.stage_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sh_->script.stage_ms));
+    if (sh_->script.stage_hold) hold(*sh_->script.stage_hold, nullptr);
+    else if (sh_->script.stage_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sh_->script.stage_ms));
     times_.upload_bytes = (in.a.size() + in.b.size() + in.c.size() + in.witness.size()) * sizeof(ff::Fr);
     {
       std::lock_guard<std::mutex> lock(sh_->log->mu);
@@ -182,14 +189,29 @@ class FakeLane final : public groth16::Lane {
     have_set_ = true;
     // The scripted device time, cut short when the proof is cancelled (as a
     // lane stops at its next stage boundary).
-    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(sh_->script.run_ms);
-    while (std::chrono::steady_clock::now() < end && !(cancelled_ && cancelled_()))
-      std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(end - std::chrono::steady_clock::now(),
-                                                                                 std::chrono::milliseconds(5)));
+    if (sh_->script.run_hold) {
+      hold(*sh_->script.run_hold, cancelled_);
+    } else {
+      const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(sh_->script.run_ms);
+      while (std::chrono::steady_clock::now() < end && !(cancelled_ && cancelled_()))
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(end - std::chrono::steady_clock::now(),
+                                                                                   std::chrono::milliseconds(5)));
+    }
     if (sh_->script.fail_runs.count(nth)) return unavailable("fake device error (an illegal address, injected)");
     StatusOr<groth16::MsmSums> sums = cpu_->run();
     times_.stages_ms = {{"upload", 0.5}, {"h", sh_->script.run_ms / 2.0}, {"msm_h", sh_->script.run_ms / 2.0}};
     return sums;
+  }
+
+  // Waits while the test holds the lane (and, given cancelled, until a cancel).
+  void hold(const std::atomic<bool>& held, const std::function<bool()>& cancelled) {
+    {
+      std::lock_guard<std::mutex> lock(sh_->log->mu);
+      ++sh_->log->held;
+    }
+    while (held.load() && !(cancelled && cancelled())) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::lock_guard<std::mutex> lock(sh_->log->mu);
+    --sh_->log->held;
   }
 
   // Chooses per device, at the first stage: one set per lane, or one shared.
@@ -254,7 +276,8 @@ class FakeBackend final : public groth16::Backend {
       std::lock_guard<std::mutex> lock(sh_->log->mu);
       ++sh_->log->attaches;
     }
-    if (sh_->script.attach_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sh_->script.attach_ms));
+    if (sh_->script.attach_hold)
+      while (sh_->script.attach_hold->load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     const uint64_t need = sh_->script.key_bytes;
     // Resident when it fits the key cap and leaves room for one input set
     // (unless the device's sets are already made).

@@ -9,7 +9,10 @@
 #   - `cuzk` is the binary under test (a shell function);
 #   - every "/tmp/" in a block is rewritten to the scratch directory, so the
 #     examples keep their short paths and two runs never meet;
-#   - background jobs (a daemon a block started) are stopped at the end.
+#   - background jobs (a daemon a block started) are stopped at the end, and
+#     waited for: a job is a subshell running the `cuzk` function, so the
+#     binary beneath it is stopped first (killing the subshell alone left
+#     the daemon running, its keys in memory, after the test had passed).
 # Blocks without the marker (sudo, systemctl, placeholders) are left alone.
 #
 # Usage: docs_test.sh path/to/cuzk DOC.md [cache-dir]
@@ -43,7 +46,7 @@ set +e
 bash -e -o pipefail -c '
   cuzk() { "'"$cuzk_bin"'" "$@"; }
   export -f cuzk
-  trap '\''kill $(jobs -p) 2>/dev/null; wait'\'' EXIT
+  trap '\''for j in $(jobs -p); do pkill -P "$j" || true; kill "$j" || true; done 2>/dev/null; wait'\'' EXIT
   trap '\''echo "FAILED: line $LINENO of the extracted blocks: $BASH_COMMAND" >&2'\'' ERR
   source "'"$script"'"
 ' >"$work/out" 2>&1

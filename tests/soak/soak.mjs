@@ -146,7 +146,9 @@ async function flood() {
       // NOT_FOUND: the job already finished and its retention ran out.
       check(r.code === 'OK' || r.code === 'NOT_FOUND', `cancel: ${r.code}`);
     }));
-  const a = await call('AwaitProof', { job_id: ids[ids.length - 1], timeout_ms: 1000 }, 10000);
+  // Waits for the job to end (a cancel ends a running proof at its lane's next
+  // stage boundary); the minute is a hang guard, not a measure of speed.
+  const a = await call('AwaitProof', { job_id: ids[ids.length - 1], timeout_ms: 60000 }, 70000);
   check(a.code === 'OK' && ['CANCELLED', 'COMPLETED'].includes(a.resp.status), `await after cancel: ${a.code}`);
 }
 
@@ -197,13 +199,17 @@ async function httpAbuse() {
     idle.push(s);
   }
   await sleep(200);
+  // Answered before the idle heads could have timed out (the daemon drops a
+  // head not finished within 10 s of connecting, and the idle ones connected
+  // at least 200 ms before): the answers did not wait for them to go. A bound
+  // tied to that timeout, not a measure of speed.
   for (const p of ['/metrics', '/status']) {
     const begin = Date.now();
-    const r = await rawHttp(`GET ${p} HTTP/1.1\r\nHost: x\r\n\r\n`, 3000);
+    const r = await rawHttp(`GET ${p} HTTP/1.1\r\nHost: x\r\n\r\n`, 30000);
     check(r.out.startsWith('HTTP/1.1 200'), `GET ${p} under 300 idle connections: ${r.out.slice(0, 40)}`);
-    check(Date.now() - begin < 1000, `GET ${p} took ${Date.now() - begin} ms under 300 idle connections`);
+    check(Date.now() - begin < 9000, `GET ${p} took ${Date.now() - begin} ms under 300 idle connections`);
   }
-  const post = await rawHttp('POST /status HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000000\r\n\r\n', 3000);
+  const post = await rawHttp('POST /status HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000000\r\n\r\n', 30000);
   check(post.out.startsWith('HTTP/1.1 405'), `POST with a 4 GB body: ${post.out.slice(0, 40)}`);
   for (const s of idle) s.destroy();
 }
@@ -270,8 +276,11 @@ try {
     stats.rounds++;
   }
   phase = 'idle';
-  await sleep(5000);  // retention (2 s), housekeeping and trimming
-  const idleEnd = rssMb();
+  // Retention (2 s), housekeeping and trimming bring RSS back: waited for,
+  // with a minute's hang guard, so that a loaded machine is not a failure.
+  let idleEnd = rssMb();
+  for (const end = Date.now() + 60000; idleEnd > baseline + rssSlackMb && Date.now() < end; idleEnd = rssMb())
+    await sleep(500);
   const peak = Math.max(...rss.map((x) => x.rss_mb));
   check(idleEnd <= baseline + rssSlackMb, `RSS at idle ${idleEnd.toFixed(1)} MB vs baseline ${baseline.toFixed(1)} MB (+${rssSlackMb} allowed)`);
   await proveSome(4, 2);

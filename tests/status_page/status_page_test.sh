@@ -65,10 +65,25 @@ for _ in $(seq 254); do extra+=(--extra-wtns "$work/w.wtns"); done
 long_pid=$!
 wait_for grep -q "submitted" "$work/long.err" 2>/dev/null || true
 long_job=$(grep -o "job-[a-z0-9]*-[0-9]*" "$work/long.err" | head -1)
-sleep 1
-
-# GET / by hand (bash's /dev/tcp): the page itself, as HTML.
 port=${url##*:}
+# GET PATH by hand (bash's /dev/tcp): the reply on stdout.
+http_get() {
+  exec 3<>"/dev/tcp/127.0.0.1/$port" || return 1
+  printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' "$1" >&3
+  cat <&3 || true
+  exec 3<&-
+}
+# The long job proving, waited for (not a second's sleep): a partition of it
+# done (a stage bar with a proving stretch) and the worker busy with it.
+long_proving() {
+  local s
+  s=$(http_get /status) || return 1
+  grep -qzP "\"job_id\": \"$long_job\"[^\\]]*?\"state\": \"done\"" <<< "$s" &&
+    grep -qzP "\"job_id\": \"$long_job\",\\s*\"name\": \"[^\"]*\",\\s*\"state\": \"busy\"" <<< "$s"
+}
+wait_for long_proving || { echo "FAIL: the long job $long_job was not seen proving"; http_get /status | head -c 3000; exit 1; }
+
+# GET / by hand: the page itself, as HTML.
 exec 3<>"/dev/tcp/127.0.0.1/$port"
 printf 'GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
 reply=$(cat <&3 || true)
