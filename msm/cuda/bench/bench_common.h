@@ -14,7 +14,7 @@
 namespace cuzk::gpu_bench {
 
 struct Options {
-  std::string command;       // msm | ntt | h2d | all
+  std::string command;       // msm | ones | ntt | h2d
   std::string curve = "g1";  // g1 | g2 (msm)
   int lg_min = 20, lg_max = 24;
   int reps = 5;
@@ -23,6 +23,7 @@ struct Options {
   int affine_rounds = -1;    // msm: MsmConfig::affine_rounds
   int window_bits = 0;       // msm: MsmConfig::window_bits (0: chosen from n)
   int window_lanes = 0;      // msm: MsmConfig::window_lanes (0: chosen)
+  double density = 45;       // ones: percent of the bitmap's bits set
   std::string json_path;     // append-free: one JSON document per run
 };
 
@@ -70,6 +71,7 @@ inline StatusOr<float> event_time(gpu::Stream& stream, const std::function<Statu
 }
 
 Status run_msm_bench(const Options& o, std::vector<Record>* out);
+Status run_ones_bench(const Options& o, std::vector<Record>* out);
 Status run_ntt_bench(const Options& o, std::vector<Record>* out);
 Status run_h2d_bench(const Options& o, std::vector<Record>* out);
 

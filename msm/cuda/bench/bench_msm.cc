@@ -69,7 +69,7 @@ struct Fixture {
   gpu::DeviceBuffer<Fr> d_scalars;
   std::vector<Fr> s0, s1;
 
-  Status init(size_t n) {
+  Status init(size_t n, bool with_scalars = true) {
     TestRng rng{OsRng()()};
     a = random_point<C>(rng), h = random_point<C>(rng);
     ASSIGN_OR_RETURN(stream, gpu::Stream::create());
@@ -82,6 +82,7 @@ struct Fixture {
           ec::cuda::fill_progression<C>(bases.data(), n, a, h, scratch.data(), &scratch_bytes, stream.get()));
       RETURN_IF_ERROR(stream.synchronize());
     }
+    if (!with_scalars) return ok_status();
     ASSIGN_OR_RETURN(scalars, gpu::PinnedBuffer<Fr>::allocate(n));
     random_scalars(scalars.data(), n, rng());
     ASSIGN_OR_RETURN(d_scalars, gpu::DeviceBuffer<Fr>::allocate(n));
@@ -183,7 +184,67 @@ Status bench_curve(const Options& o, const std::string& name, std::vector<Record
   return ok_status();
 }
 
+// The batch addition of the ones (msm::cuda::batch_add): the bases selected
+// by a random bitmap of the given density (percent) summed. Checked: the sum
+// of P_i = A + i·H over the set bits is (count)·A + (Σ i)·H.
+template <class C>
+Status bench_ones(const Options& o, const std::string& name, std::vector<Record>* out) {
+  Fixture<C> f;
+  const size_t nmax = size_t(1) << o.lg_max;
+  RETURN_IF_ERROR(f.init(nmax, false));
+  TestRng rng{OsRng()()};
+  std::vector<uint64_t> bitmap((nmax + 63) / 64);
+  const uint64_t threshold = uint64_t(o.density * 0.01 * 65536.0);
+  default_thread_pool().parallel_for(bitmap.size(), 1 << 12, [&](size_t b, size_t e) {
+    TestRng r(rng() ^ (b * 0x9e3779b97f4a7c15ull));
+    for (size_t w = b; w < e; ++w) {
+      uint64_t bits = 0;
+      for (int k = 0; k < 64; ++k) bits |= uint64_t((r() & 0xffff) < threshold) << k;
+      bitmap[w] = bits;
+    }
+  });
+  ASSIGN_OR_RETURN(auto d_bitmap, gpu::DeviceBuffer<uint64_t>::allocate(bitmap.size()));
+  RETURN_IF_ERROR(d_bitmap.upload(bitmap.data(), bitmap.size(), f.stream.get()));
+  ASSIGN_OR_RETURN(auto result, gpu::DeviceBuffer<ec::Jacobian<C>>::allocate(1));
+  for (int lg = o.lg_min; lg <= o.lg_max; ++lg) {
+    const size_t n = size_t(1) << lg;
+    size_t ws_bytes = 0;
+    RETURN_IF_ERROR(msm::cuda::batch_add<C>(nullptr, nullptr, n, nullptr, nullptr, &ws_bytes, nullptr));
+    ASSIGN_OR_RETURN(auto ws, gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes));
+    auto once = [&]() -> StatusOr<float> {
+      return event_time(f.stream, [&] {
+        return msm::cuda::batch_add<C>(f.bases.data(), d_bitmap.data(), n, result.data(), ws.data(), &ws_bytes,
+                                       f.stream.get());
+      });
+    };
+    ASSIGN_OR_RETURN(Record r, time_runs("ones_" + name, lg, o.reps, once));
+    ec::Jacobian<C> got;
+    RETURN_IF_ERROR(result.download(&got, 1, f.stream.get()));
+    RETURN_IF_ERROR(f.stream.synchronize());
+    uint64_t count = 0, index_sum = 0;
+    for (size_t i = 0; i < n; ++i)
+      if ((bitmap[i >> 6] >> (i & 63)) & 1) ++count, index_sum += i;
+    r.checked = true;
+    r.ok = got == ec::mul(f.a, Fr::from_uint(count)) + ec::mul(f.h, Fr::from_uint(index_sum));
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%g", o.density);
+    r.note = std::to_string(count) + " ones (" + pct + "% of the bits)";
+    std::printf("%-24s 2^%-2d %10.2f ms  [%s] %s\n", r.op.c_str(), lg, r.median_ms, r.ok ? "ok" : "MISMATCH",
+                r.note.c_str());
+    std::fflush(stdout);
+    out->push_back(r);
+  }
+  return ok_status();
+}
+
 }  // namespace
+
+Status run_ones_bench(const Options& o, std::vector<Record>* out) {
+  if (o.density < 0 || o.density > 100) return invalid_argument("--density must be 0 .. 100");
+  if (o.curve == "g1") return bench_ones<ec::G1Curve>(o, "g1", out);
+  if (o.curve == "g2") return bench_ones<ec::G2Curve>(o, "g2", out);
+  return invalid_argument("--curve must be g1 or g2");
+}
 
 Status run_msm_bench(const Options& o, std::vector<Record>* out) {
   if (o.curve == "g1") return bench_curve<ec::G1Curve>(o, "g1", out);

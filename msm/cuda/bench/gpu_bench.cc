@@ -2,6 +2,7 @@
 // JSON output.
 //   cuzk-gpu-bench msm --curve g1|g2 --lg-min 20 --lg-max 27 [--reps 5] [--streamed] [--batch-lg 24]
 //                  [--affine-rounds R] [--window-bits C] [--window-lanes L] [--json f]
+//   cuzk-gpu-bench ones --curve g1|g2 --lg-min 20 --lg-max 27 [--density 45] [--reps 5] [--json f]
 //   cuzk-gpu-bench ntt --lg-min 20 --lg-max 27 [--reps 5] [--json f]
 //   cuzk-gpu-bench h2d [--json f]
 // Prints one line per figure and a JSON document (device, build, records).
@@ -36,6 +37,7 @@ bool parse(int argc, char** argv, Options* o) {
     else if (a == "--affine-rounds") o->affine_rounds = std::atoi(value().c_str());
     else if (a == "--window-bits") o->window_bits = std::atoi(value().c_str());
     else if (a == "--window-lanes") o->window_lanes = std::atoi(value().c_str());
+    else if (a == "--density") o->density = std::atof(value().c_str());
     else if (a == "--json") o->json_path = value();
     else return false;
   }
@@ -84,9 +86,9 @@ int run(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, &o)) {
     std::fprintf(stderr,
-                 "usage: cuzk-gpu-bench msm|ntt|h2d [--curve g1|g2] [--lg-min N] [--lg-max N] [--lg N] [--reps N]\n"
+                 "usage: cuzk-gpu-bench msm|ones|ntt|h2d [--curve g1|g2] [--lg-min N] [--lg-max N] [--lg N] [--reps N]\n"
                  "                      [--streamed] [--batch-lg N] [--affine-rounds N (-1: auto)]\n"
-                 "                      [--window-bits N (0: auto)] [--json FILE]\n");
+                 "                      [--window-bits N (0: auto)] [--density PERCENT (ones)] [--json FILE]\n");
     return 2;
   }
   if (!gpu::device_available()) {
@@ -102,6 +104,7 @@ int run(int argc, char** argv) {
   std::vector<Record> recs;
   Status s;
   if (o.command == "msm") s = run_msm_bench(o, &recs);
+  else if (o.command == "ones") s = run_ones_bench(o, &recs);
   else if (o.command == "ntt") s = run_ntt_bench(o, &recs);
   else if (o.command == "h2d") s = run_h2d_bench(o, &recs);
   else s = invalid_argument("unknown command " + o.command);

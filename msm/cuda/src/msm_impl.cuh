@@ -23,7 +23,7 @@ namespace cuzk::msm::cuda {
 namespace detail {
 
 constexpr uint32_t kSumChunk = 32;     // points per thread in tree reductions
-constexpr uint32_t kBitmapChunk = 64;  // bases per thread in batch_add
+constexpr uint32_t kBitmapChunk = 64;  // bitmap positions per partial sum bound in batch_add
 constexpr unsigned kThreads = 128;
 
 inline unsigned grid_for(size_t n, unsigned threads) { return unsigned((n + threads - 1) / threads); }
@@ -535,9 +535,23 @@ Status msm_finish(const void* d_buckets, ec::Jacobian<C>* d_result, void* d_work
                                    ec::cuda::dev<C>(d_result), stream);
 }
 
+namespace detail {
+
+// Partial sums of batch_add over n positions: one per lane of the warps of
+// bitmap_sum_kernel.
+inline size_t batch_add_parts(size_t n) {
+  const size_t words = (n + 63) / 64;
+  return (words + kernels::kBitmapWarpWords - 1) / kernels::kBitmapWarpWords * 32;
+}
+
+}  // namespace detail
+
 template <class C>
 size_t batch_add_workspace_bytes(size_t n) {
-  const size_t parts = (n + detail::kBitmapChunk - 1) / detail::kBitmapChunk;
+  // Kept at the size of the earlier kernel's partials (one per 64 positions),
+  // so that the GPU prover's memory plans, measured with it, do not move; the
+  // kernel needs batch_add_parts(n), a quarter of that for large n.
+  const size_t parts = std::max(detail::batch_add_parts(n), (n + detail::kBitmapChunk - 1) / detail::kBitmapChunk);
   return 2 * detail::align_up(std::max<size_t>(parts, 1) * sizeof(ec::cuda::DXyzz<C>));
 }
 
@@ -549,12 +563,12 @@ Status batch_add(const ec::Affine<C>* d_bases, const uint64_t* d_bitmap, size_t 
   const size_t need = batch_add_workspace_bytes<C>(n);
   RETURN_IF_ERROR(detail::check_workspace("batch_add", d_workspace, workspace_bytes, need));
   if (d_workspace == nullptr) return ok_status();
-  const size_t parts = (n + detail::kBitmapChunk - 1) / detail::kBitmapChunk;
+  const size_t parts = n == 0 ? 0 : detail::batch_add_parts(n);
   X* red[2] = {static_cast<X*>(d_workspace), detail::at<X>(d_workspace, need / 2)};
   int cur = 0;
   if (parts > 0) {
     kernels::bitmap_sum_kernel<F><<<detail::grid_for(parts, detail::kThreads), detail::kThreads, 0, stream>>>(
-        ec::cuda::dev<C>(d_bases), d_bitmap, n, detail::kBitmapChunk, red[0]);
+        ec::cuda::dev<C>(d_bases), d_bitmap, n, red[0]);
     RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
     for (uint32_t len = uint32_t(parts); len > 1; len = (len + detail::kSumChunk - 1) / detail::kSumChunk, cur ^= 1) {
       const size_t outs = (len + detail::kSumChunk - 1) / detail::kSumChunk;

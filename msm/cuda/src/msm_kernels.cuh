@@ -514,17 +514,70 @@ static __global__ void combine_windows_kernel(const Xyzz<F>* window_sums, size_t
   *out = r;
 }
 
-// partial[t] = Σ bases[i] over i in [t·chunk, (t+1)·chunk) with bit i set.
+// The batch addition of the ones. A warp takes kBitmapGroups groups of 32
+// bitmap words (2048 positions each) and hands the set bits of a group out
+// in order, one to a lane, so that every lane adds a point at (nearly) every
+// step: walking positions instead, a lane idles on each clear bit while the
+// warp's other lanes add (at half density the warp ran at half its rate:
+// docs/perf.md §5). Lane t's sum goes to partial[t].
+constexpr uint32_t kBitmapGroups = 4;
+constexpr uint32_t kBitmapWarpWords = 32 * kBitmapGroups;
+
+// Position of the r-th (from 0) set bit of x; x has more than r set bits.
+__device__ __forceinline__ uint32_t select_bit(uint32_t x, uint32_t r) {
+  uint32_t pos = 0;
+#pragma unroll
+  for (uint32_t b = 16; b >= 1; b >>= 1) {
+    const uint32_t c = __popc(x & ((1u << b) - 1));
+    if (r >= c) r -= c, x >>= b, pos += b;
+  }
+  return pos;
+}
+
 template <class F>
 static __global__ void __launch_bounds__(128) bitmap_sum_kernel(const Affine<F>* bases, const uint64_t* bitmap,
-                                                                size_t n, uint32_t chunk, Xyzz<F>* partial) {
+                                                                size_t n, Xyzz<F>* partial) {
+  constexpr unsigned kAll = 0xffffffffu;
   const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const size_t begin = t * chunk;
-  if (begin >= n) return;
-  const size_t end = min(n, begin + chunk);
+  const uint32_t lane = threadIdx.x & 31;
+  const size_t words = (n + 63) / 64;
+  const size_t first = (t / 32) * kBitmapWarpWords;
+  if (first >= words) return;  // the whole warp
   Xyzz<F> acc = Xyzz<F>::identity();
-  for (size_t i = begin; i < end; ++i)
-    if ((bitmap[i >> 6] >> (i & 63)) & 1) ec::cuda::xyzz_add_affine(acc, bases[i]);
+  for (uint32_t g = 0; g < kBitmapGroups; ++g) {
+    const size_t w0 = first + size_t(g) * 32;
+    if (w0 >= words) break;  // the whole warp
+    const size_t wi = w0 + lane;
+    uint64_t bits = 0;
+    if (wi < words) {
+      bits = bitmap[wi];
+      if (wi == words - 1 && (n & 63) != 0) bits &= (uint64_t(1) << (n & 63)) - 1;
+    }
+    const uint32_t lo = uint32_t(bits), hi = uint32_t(bits >> 32);
+    const uint32_t c = __popc(lo) + __popc(hi);
+    uint32_t incl = c;  // set bits in the words of lanes 0 .. lane
+#pragma unroll
+    for (uint32_t d = 1; d < 32; d <<= 1) {
+      const uint32_t v = __shfl_up_sync(kAll, incl, d);
+      if (lane >= d) incl += v;
+    }
+    const uint32_t excl = incl - c;
+    const uint32_t total = __shfl_sync(kAll, incl, 31);
+    for (uint32_t j0 = 0; j0 < total; j0 += 32) {
+      const uint32_t j = j0 + lane;  // this lane's set bit, counted over the group
+      uint32_t q = 0;                // the word holding it: lanes with incl <= j
+#pragma unroll
+      for (uint32_t b = 16; b >= 1; b >>= 1)
+        if (__shfl_sync(kAll, incl, q + b - 1) <= j) q += b;
+      const uint32_t qlo = __shfl_sync(kAll, lo, q), qhi = __shfl_sync(kAll, hi, q);
+      const uint32_t qex = __shfl_sync(kAll, excl, q);
+      if (j < total) {
+        const uint32_t r = j - qex, below = __popc(qlo);
+        const uint32_t bit = r < below ? select_bit(qlo, r) : 32 + select_bit(qhi, r - below);
+        ec::cuda::xyzz_add_affine(acc, bases[(w0 + q) * 64 + bit]);
+      }
+    }
+  }
   partial[t] = acc;
 }
 

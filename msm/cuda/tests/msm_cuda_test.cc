@@ -268,10 +268,22 @@ TYPED_TEST(DeviceMsmTest, BatchAddMatchesCpu) {
   auto ws = gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes);
   ASSERT_TRUE(db.ok() && dm.ok() && dr.ok() && ws.ok());
   ASSERT_TRUE(db->upload(bases.data(), n, this->stream_.get()).ok());
-  for (int pattern = 0; pattern < 4; ++pattern) {
-    for (size_t len : {size_t(0), size_t(1), size_t(64), size_t(65), n}) {
+  // Patterns: none, all, dense random, sparse random (about one bit in 500),
+  // and only the last position of each length. Lengths: a warp of the
+  // kernel takes 4 groups of 2048 positions, so 6149 ends inside a warp's
+  // fourth group and n spans three warps.
+  for (int pattern = 0; pattern < 5; ++pattern) {
+    for (size_t len : {size_t(0), size_t(1), size_t(64), size_t(65), size_t(6149), n}) {
       std::vector<uint64_t> bitmap((n + 63) / 64);
-      for (auto& w : bitmap) w = pattern == 0 ? 0 : pattern == 1 ? ~uint64_t(0) : rng() & rng();
+      for (auto& w : bitmap) {
+        if (pattern == 3) {
+          w = 0;
+          for (int k = 0; k < 64; ++k) w |= uint64_t(rng() % 500 == 0) << k;
+        } else {
+          w = pattern == 0 || pattern == 4 ? 0 : pattern == 1 ? ~uint64_t(0) : rng() & rng();
+        }
+      }
+      if (pattern == 4 && len > 0) bitmap[(len - 1) / 64] |= uint64_t(1) << ((len - 1) % 64);
       const Jacobian<C> want = bitmap_sum(bases, bitmap, len);
       ASSERT_TRUE(dm->upload(bitmap.data(), bitmap.size(), this->stream_.get()).ok());
       Status s = batch_add<C>(db->data(), dm->data(), len, dr->data(), ws->data(), &ws_bytes, this->stream_.get());
