@@ -28,7 +28,7 @@ constexpr FamilyDoc kFamilies[] = {
     {"cuzk_device_busy_fraction", MetricType::kGauge,
      "Fraction of the time since start each device computed proofs (device times from CUDA events)."},
     {"cuzk_device_stage_seconds", MetricType::kHistogram,
-     "Device stages of proofs (upload, h, classify, msm_h, msm_l, msm_a, msm_b1, msm_b2), by device."},
+     "Device stages of proofs (upload, h, classify, msm_h, msm_lab: L, A, B1, B2 side by side; msm_l.ones, msm_l.tail, ... for each query; beside.* where a stage overlapped others), by device."},
     {"cuzk_device_key_bytes", MetricType::kGauge, "Device memory held by each attached key, by device and circuit."},
     {"cuzk_upload_gigabytes_per_second", MetricType::kGauge, "Upload rate of the last proof's inputs, by device."},
     {"cuzk_vram_budget_bytes", MetricType::kGauge, "Each GPU's device memory budget (free at start, or vram_limit)."},

@@ -12,7 +12,11 @@
 //           cs: wait w → classify L, A, B → tail counts to the host → event E
 //           cs: H MSM (queued before the host waits)
 //           host: wait E (H step and classification; the H MSM runs on)
-//           cs: for L, A, B1, B2: batch addition of the ones, tail MSM
+//           cs, q0, q1, q2 (after the H MSM): L, A, B1, B2 side by side,
+//           each its batch addition of the ones, then its tail MSM, in
+//           workspaces carved from the H MSM's → cs waits for q0..q2
+//           (where the four workspaces do not fit, or with the
+//           serial_queries fault: all four in turn on cs, as before)
 //           cs: results to the host; host waits for cs
 // The classification's outputs live in the buffer b and c came in (the H step
 // has consumed them by then).
@@ -81,6 +85,8 @@ using ec::G2Curve;
 using ff::Fr;
 
 constexpr uint64_t kAlign = 256;
+// LaneTimes::plan of a resident proof whose queries ran side by side.
+constexpr std::string_view kSideBySide = "resident, queries side by side";
 uint64_t align(uint64_t x) { return (x + kAlign - 1) & ~(kAlign - 1); }
 
 // Carves aligned pieces out of one device buffer.
@@ -175,6 +181,7 @@ class CudaLane final : public Lane {
   Status check_witness(const KeyShape& s);
   Status classify_all(const CudaKey& key, const Fr* d_w, cudaStream_t stream);
   Status resident_msms(const CudaKey& key);
+  Status resident_queries(const CudaKey& key);
   Status streamed_h_msm(const CudaKey& key);
   Status streamed_plan(const CudaKey& key);
   Status overlapped_plan(const CudaKey& key);
@@ -194,6 +201,12 @@ class CudaLane final : public Lane {
   std::shared_ptr<DeviceContext> ctx_;
   gpu::Stream us_, cs_;
   gpu::Stream ss_;  // the side buffer's classification (overlapped plan)
+  // The resident plan's queries side by side: A, B1 and B2 on q0..q2 (L on
+  // cs), forked after the H MSM; per query, events at the end of its batch
+  // addition and of its tail MSM (L, A, B1, B2).
+  std::array<gpu::Stream, 3> qs_;
+  gpu::Event ev_fork_;
+  std::array<std::array<gpu::Event, 2>, 4> ev_q_;
   gpu::Event ev_a_, ev_b_, ev_c_, ev_w_, ev_cls_, ev_up0_, ev_up1_;
   std::vector<std::pair<std::string, gpu::Event>> marks_;  // timing events on cs, in order
   size_t marks_used_ = 0;
@@ -234,6 +247,14 @@ Status CudaLane::init() {
   // and the H MSM's, held up the next batch's copy.
   ASSIGN_OR_RETURN(const int urgent, gpu::Stream::greatest_priority());
   ASSIGN_OR_RETURN(ss_, gpu::Stream::create(urgent));
+  for (gpu::Stream& q : qs_) {
+    ASSIGN_OR_RETURN(q, gpu::Stream::create());
+  }
+  ASSIGN_OR_RETURN(ev_fork_, gpu::Event::create(true));
+  for (auto& pair : ev_q_)
+    for (gpu::Event& e : pair) {
+      ASSIGN_OR_RETURN(e, gpu::Event::create(true));
+    }
   for (gpu::Event* e : {&ev_a_, &ev_b_, &ev_c_, &ev_w_, &ev_cls_}) {
     ASSIGN_OR_RETURN(*e, gpu::Event::create(false));
   }
@@ -586,44 +607,127 @@ Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w, cudaStream_t st
 Status CudaLane::resident_msms(const CudaKey& key) {
   const KeyShape& s = key.shape();
   const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
-  size_t ws = ws_->msm.bytes(), ba = ws_->ba.bytes();
-  ec::G1Jacobian* r1 = d_res1_.data();
-  ec::G2Jacobian* r2 = d_res2_.data();
+  size_t ws = ws_->msm.bytes();
   RETURN_IF_ERROR(
-      msm::cuda::msm<G1Curve>(key.h, d_h, s.n_h, r1 + kH, ws_->msm.data(), &ws, cs_.get(), s.msm_config()));
+      msm::cuda::msm<G1Curve>(key.h, d_h, s.n_h, d_res1_.data() + kH, ws_->msm.data(), &ws, cs_.get(), s.msm_config()));
   RETURN_IF_ERROR(mark("msm_h"));
   RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes (the H MSM runs on)
   RETURN_IF_ERROR(check_witness(s));
   RETURN_IF_ERROR(stop_if_cancelled("after H"));
-  // Each query: the batch addition of its ones, then the MSM over its tail,
-  // timed apart ("<query>.ones", "<query>.tail").
-  auto query = [&](const ec::G1Affine* bases, const QuerySplit& q, uint32_t count, int ones, int tail,
-                   const char* ones_name, const char* tail_name) -> Status {
-    RETURN_IF_ERROR(msm::cuda::batch_add<G1Curve>(bases, q.bufs.ones, q.m, r1 + ones, ws_->ba.data(), &ba, cs_.get()));
-    RETURN_IF_ERROR(mark(ones_name));
-    msm::cuda::MsmConfig cfg = s.msm_config();
-    cfg.scalar_index = q.bufs.tail_scalars;
-    cfg.point_index = q.bufs.tail_points;
-    RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(bases, d_w_, count, r1 + tail, ws_->msm.data(), &ws, cs_.get(), cfg));
-    return mark(tail_name);
-  };
-  RETURN_IF_ERROR(query(key.l, split_[0], h_counts_[0], kL1, kLt, "msm_l.ones", "msm_l.tail"));
-  RETURN_IF_ERROR(query(key.a, split_[1], h_counts_[1], kA1, kAt, "msm_a.ones", "msm_a.tail"));
-  RETURN_IF_ERROR(query(key.b1, split_[2], h_counts_[2], kB11, kB1t, "msm_b1.ones", "msm_b1.tail"));
-  const QuerySplit& qb = split_[2];
-  RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(key.b2, qb.bufs.ones, qb.m, r2 + kB21, ws_->ba.data(), &ba, cs_.get()));
-  RETURN_IF_ERROR(mark("msm_b2.ones"));
-  msm::cuda::MsmConfig cfg = s.msm_config();
-  cfg.scalar_index = qb.bufs.tail_scalars;
-  cfg.point_index = qb.bufs.tail_points;
-  RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(key.b2, d_w_, h_counts_[2], r2 + kB2t, ws_->msm.data(), &ws, cs_.get(), cfg));
-  RETURN_IF_ERROR(mark("msm_b2.tail"));
+  RETURN_IF_ERROR(resident_queries(key));
   RETURN_IF_ERROR(d_res1_.download(h_res1_.data(), kG1Slots, cs_.get()));
   RETURN_IF_ERROR(d_res2_.download(h_res2_.data(), kG2Slots, cs_.get()));
   RETURN_IF_ERROR(cs_.synchronize());
   std::copy(h_res1_.begin(), h_res1_.end(), host_g1_.begin());
   std::copy(h_res2_.begin(), h_res2_.end(), host_g2_.begin());
+  if (times_.plan == kSideBySide) {
+    // Each query's own device time ("beside.": they overlap one another;
+    // the main timeline's stage is "msm_lab", from the fork to the join).
+    const char* names[4] = {"msm_l", "msm_a", "msm_b1", "msm_b2"};
+    for (int i = 0; i < 4; ++i) {
+      ASSIGN_OR_RETURN(float ones_ms, gpu::Event::elapsed_ms(ev_fork_, ev_q_[size_t(i)][0]));
+      ASSIGN_OR_RETURN(float tail_ms, gpu::Event::elapsed_ms(ev_q_[size_t(i)][0], ev_q_[size_t(i)][1]));
+      times_.stages_ms.emplace_back(std::string(LaneTimes::kBeside) + names[i] + ".ones", double(ones_ms));
+      times_.stages_ms.emplace_back(std::string(LaneTimes::kBeside) + names[i] + ".tail", double(tail_ms));
+    }
+  }
   return ok_status();
+}
+
+// L, A, B1 and B2 after the H MSM: each the batch addition of its ones,
+// then the MSM over its tail. The H MSM's workspace is free by then; when it
+// holds the four tails' workspaces and three batch additions' (L's uses the
+// batch-addition workspace), the queries run side by side on cs and q0..q2:
+// each query's last steps (its scans, the bucket reduction's few long
+// threads, the window combination on one thread, each kernel's last wave)
+// then overlap the others' full kernels (the B queries are short, mostly
+// such steps). Else they run in turn on cs, each timed apart
+// ("<query>.ones", "<query>.tail").
+Status CudaLane::resident_queries(const CudaKey& key) {
+  const KeyShape& s = key.shape();
+  ec::G1Jacobian* r1 = d_res1_.data();
+  ec::G2Jacobian* r2 = d_res2_.data();
+  struct Query {
+    const char* name;
+    const void* bases;
+    bool g2;
+    const QuerySplit* split;
+    uint32_t count;
+    int ones_slot, tail_slot;
+  };
+  const std::array<Query, 4> queries = {{{"msm_l", key.l, false, &split_[0], h_counts_[0], kL1, kLt},
+                                         {"msm_a", key.a, false, &split_[1], h_counts_[1], kA1, kAt},
+                                         {"msm_b1", key.b1, false, &split_[2], h_counts_[2], kB11, kB1t},
+                                         {"msm_b2", key.b2, true, &split_[2], h_counts_[2], kB21, kB2t}}};
+  auto tail_config = [&](const Query& q) {
+    msm::cuda::MsmConfig cfg = s.msm_config();
+    cfg.scalar_index = q.split->bufs.tail_scalars;
+    cfg.point_index = q.split->bufs.tail_points;
+    return cfg;
+  };
+  auto tail_bytes = [&](const Query& q) -> uint64_t {
+    return q.g2 ? msm::cuda::msm_workspace_bytes<G2Curve>(q.count, tail_config(q))
+                : msm::cuda::msm_workspace_bytes<G1Curve>(q.count, tail_config(q));
+  };
+  auto ones_bytes = [&](const Query& q) -> uint64_t {
+    return q.g2 ? msm::cuda::batch_add_workspace_bytes<G2Curve>(q.split->m)
+                : msm::cuda::batch_add_workspace_bytes<G1Curve>(q.split->m);
+  };
+  uint64_t need = 0;
+  for (size_t i = 0; i < queries.size(); ++i) need += align(tail_bytes(queries[i])) + (i > 0 ? align(ones_bytes(queries[i])) : 0);
+  const bool side_by_side = !ctx_->faults.serial_queries && need <= ws_->msm.bytes();
+
+  // One query on `stream`: its sums in its result slots; `ones_done` and
+  // `tail_done` recorded after each part (side by side), else marks on cs.
+  auto run_query = [&](const Query& q, cudaStream_t stream, void* ones_ws, size_t ones_ws_bytes, void* tail_ws,
+                       size_t tail_ws_bytes, gpu::Event* ones_done, gpu::Event* tail_done) -> Status {
+    if (q.g2)
+      RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), q.split->bufs.ones,
+                                                    q.split->m, r2 + q.ones_slot, ones_ws, &ones_ws_bytes, stream));
+    else
+      RETURN_IF_ERROR(msm::cuda::batch_add<G1Curve>(static_cast<const ec::G1Affine*>(q.bases), q.split->bufs.ones,
+                                                    q.split->m, r1 + q.ones_slot, ones_ws, &ones_ws_bytes, stream));
+    if (ones_done != nullptr)
+      RETURN_IF_ERROR(ones_done->record(stream));
+    else
+      RETURN_IF_ERROR(mark((std::string(q.name) + ".ones").c_str()));
+    const msm::cuda::MsmConfig cfg = tail_config(q);
+    if (q.g2)
+      RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), d_w_, q.count,
+                                              r2 + q.tail_slot, tail_ws, &tail_ws_bytes, stream, cfg));
+    else
+      RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(static_cast<const ec::G1Affine*>(q.bases), d_w_, q.count,
+                                              r1 + q.tail_slot, tail_ws, &tail_ws_bytes, stream, cfg));
+    if (tail_done != nullptr) return tail_done->record(stream);
+    return mark((std::string(q.name) + ".tail").c_str());
+  };
+
+  if (!side_by_side) {
+    for (const Query& q : queries)
+      RETURN_IF_ERROR(run_query(q, cs_.get(), ws_->ba.data(), ws_->ba.bytes(), ws_->msm.data(), ws_->msm.bytes(),
+                                nullptr, nullptr));
+    return ok_status();
+  }
+  times_.plan = kSideBySide;
+  Carver carve(ws_->msm.data(), ws_->msm.bytes());
+  RETURN_IF_ERROR(ev_fork_.record(cs_));
+  for (gpu::Stream& q : qs_) RETURN_IF_ERROR(q.wait(ev_fork_));
+  for (size_t i = 0; i < queries.size(); ++i) {
+    const Query& q = queries[i];
+    const uint64_t tb = tail_bytes(q);
+    ASSIGN_OR_RETURN(uint8_t* tail_ws, carve.take<uint8_t>(tb));
+    void* ones_ws = ws_->ba.data();
+    uint64_t ob = ws_->ba.bytes();
+    if (i > 0) {
+      ob = ones_bytes(q);
+      ASSIGN_OR_RETURN(uint8_t* p, carve.take<uint8_t>(ob));
+      ones_ws = p;
+    }
+    cudaStream_t stream = i == 0 ? cs_.get() : qs_[i - 1].get();
+    RETURN_IF_ERROR(run_query(q, stream, ones_ws, ob, tail_ws, tb, &ev_q_[i][0], &ev_q_[i][1]));
+  }
+  for (size_t i = 1; i < queries.size(); ++i) RETURN_IF_ERROR(cs_.wait(ev_q_[i][1]));
+  return mark("msm_lab");
 }
 
 // Σ over the tail of one query with streamed bases: the tail's points and
@@ -888,6 +992,7 @@ void CudaLane::abandon() {
   us_.synchronize().ignore();
   cs_.synchronize().ignore();
   ss_.synchronize().ignore();
+  for (gpu::Stream& q : qs_) q.synchronize().ignore();
   cudaGetLastError();
 }
 

@@ -50,6 +50,7 @@ struct CudaFaults {
   uint32_t max_input_sets = 0;     // > 0: the budget holds at most this many input sets
   uint64_t fail_run = 0;           // > 0: the device's n-th run() meets a CUDA error after the H step
   bool no_side_room = false;       // the streamed plan's side buffer never fits (cuda_internal.h StreamedSizes)
+  bool serial_queries = false;     // the resident plan runs L, A, B1, B2 in turn, never side by side
 };
 
 struct CudaBackendOptions {
