@@ -133,6 +133,7 @@ Status bench_resident(Fixture<C>& f, int lg, int reps, const msm::cuda::MsmConfi
   RETURN_IF_ERROR(msm::cuda::msm<C>(f.bases.data(), f.d_scalars.data(), n, result.data(), ws.data(), &ws_bytes,
                                     f.stream.get(), cfg));
   r.note = profile_note(prof) + " workspace=" + std::to_string(ws_bytes >> 20) + "MiB";
+  if (base_cfg.reduce_group != 0) r.note += " reduce_group=" + std::to_string(base_cfg.reduce_group);
   std::printf("%-24s 2^%-2d %10.2f ms  [%s] %s\n", op.c_str(), lg, r.median_ms, r.ok ? "ok" : "MISMATCH",
               r.note.c_str());
   std::fflush(stdout);
@@ -173,7 +174,12 @@ Status bench_curve(const Options& o, const std::string& name, std::vector<Record
   cfg.window_bits = o.window_bits;
   cfg.window_lanes = o.window_lanes;
   cfg.affine_rounds = o.affine_rounds;
-  for (int lg = o.lg_min; lg <= o.lg_max; ++lg) RETURN_IF_ERROR(bench_resident(f, lg, o.reps, cfg, "msm_" + name, out));
+  for (int lg = o.lg_min; lg <= o.lg_max; ++lg)
+    for (int g : o.reduce_groups) {
+      cfg.reduce_group = g;
+      RETURN_IF_ERROR(bench_resident(f, lg, o.reps, cfg, "msm_" + name, out));
+    }
+  cfg.reduce_group = o.reduce_groups.front();
   if (!o.streamed) return ok_status();
   const size_t nmax = size_t(1) << o.lg_max;
   ASSIGN_OR_RETURN(auto host_bases, gpu::PinnedBuffer<ec::Affine<C>>::allocate(nmax));

@@ -1,7 +1,7 @@
 // cuzk-gpu-bench: device MSM / NTT / PCIe benchmarks with result checks and
 // JSON output.
 //   cuzk-gpu-bench msm --curve g1|g2 --lg-min 20 --lg-max 27 [--reps 5] [--streamed] [--batch-lg 24]
-//                  [--affine-rounds R] [--window-bits C] [--window-lanes L] [--json f]
+//                  [--affine-rounds R] [--window-bits C] [--window-lanes L] [--reduce-group G[,G...]] [--json f]
 //   cuzk-gpu-bench ones --curve g1|g2 --lg-min 20 --lg-max 27 [--density 45] [--reps 5] [--json f]
 //   cuzk-gpu-bench ntt --lg-min 20 --lg-max 27 [--reps 5] [--json f]
 //   cuzk-gpu-bench h2d [--json f]
@@ -37,6 +37,12 @@ bool parse(int argc, char** argv, Options* o) {
     else if (a == "--affine-rounds") o->affine_rounds = std::atoi(value().c_str());
     else if (a == "--window-bits") o->window_bits = std::atoi(value().c_str());
     else if (a == "--window-lanes") o->window_lanes = std::atoi(value().c_str());
+    else if (a == "--reduce-group") {
+      o->reduce_groups.clear();
+      std::stringstream list(value());
+      for (std::string g; std::getline(list, g, ',');) o->reduce_groups.push_back(std::atoi(g.c_str()));
+      if (o->reduce_groups.empty()) return false;
+    }
     else if (a == "--density") o->density = std::atof(value().c_str());
     else if (a == "--json") o->json_path = value();
     else return false;
@@ -88,7 +94,8 @@ int run(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: cuzk-gpu-bench msm|ones|ntt|h2d [--curve g1|g2] [--lg-min N] [--lg-max N] [--lg N] [--reps N]\n"
                  "                      [--streamed] [--batch-lg N] [--affine-rounds N (-1: auto)]\n"
-                 "                      [--window-bits N (0: auto)] [--density PERCENT (ones)] [--json FILE]\n");
+                 "                      [--window-bits N (0: auto)] [--reduce-group N[,N...] (0: 32)] [--density PERCENT (ones)]\n"
+                 "                      [--json FILE]\n");
     return 2;
   }
   if (!gpu::device_available()) {

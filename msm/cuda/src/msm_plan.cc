@@ -61,6 +61,10 @@ Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, 
     return invalid_argument("msm: window_lanes " + std::to_string(config.window_lanes) + " (tuning " +
                             std::to_string(config.tuning.window_lanes) + ") outside [1, 2]");
   p.lanes = p.windows < 2 ? 1 : lanes;
+  if (config.reduce_group != 0 &&
+      (config.reduce_group < 2 || config.reduce_group > (1 << 16) || (config.reduce_group & (config.reduce_group - 1))))
+    return invalid_argument("msm: reduce_group " + std::to_string(config.reduce_group) +
+                            " is not a power of two from 2 to 65536");
   if (config.affine_rounds < -1 || config.affine_rounds > 16)
     return invalid_argument("msm: affine_rounds " + std::to_string(config.affine_rounds) + " outside [-1, 16]");
   if (config.affine_rounds >= 0) {
@@ -90,7 +94,7 @@ Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, 
     longest = (longest + k - 1) / k;
     items = bound;
   }
-  p.group_len = std::min<uint32_t>(p.buckets, kGroupLen);
+  p.group_len = std::min<uint32_t>(p.buckets, config.reduce_group ? uint32_t(config.reduce_group) : kGroupLen);
   p.groups = p.buckets / p.group_len;
   *plan = std::move(p);
   return ok_status();

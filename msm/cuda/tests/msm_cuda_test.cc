@@ -252,6 +252,10 @@ TYPED_TEST(DeviceMsmTest, LargeSizesMatchProgressionIdentity) {
     for (int c : {14, 16, 18})
       ASSERT_TRUE(this->device_msm(b, s, MsmConfig{c, 0, -1, 2}) == progression_msm(a, h, s))
           << "two lanes c=" << c << " n=" << n;
+    // Bucket-reduction groups of 2, 128 and 2^16 buckets (the last capped at c = 16's 2^15).
+    for (int g : {2, 128, 1 << 16})
+      ASSERT_TRUE(this->device_msm(b, s, MsmConfig{16, 0, -1, 0, g}) == progression_msm(a, h, s))
+          << "reduce_group " << g << " n=" << n;
   }
 }
 
@@ -361,7 +365,9 @@ TEST(MsmConfigCheck, OutOfRangeFieldsAreRejectedByName) {
   };
   for (const Case& c : {Case{MsmConfig{25}, "window_bits"}, Case{MsmConfig{0, 1}, "points_per_task"},
                         Case{MsmConfig{0, 0, 17}, "affine_rounds"}, Case{MsmConfig{0, 0, -1, 3}, "window_lanes"},
-                        Case{MsmConfig{0, 0, -1, -1}, "window_lanes"}}) {
+                        Case{MsmConfig{0, 0, -1, -1}, "window_lanes"}, Case{MsmConfig{0, 0, -1, 0, 1}, "reduce_group"},
+                        Case{MsmConfig{0, 0, -1, 0, 48}, "reduce_group"},
+                        Case{MsmConfig{0, 0, -1, 0, 1 << 17}, "reduce_group"}}) {
     const Status s = msm<ec::G1Curve>(nullptr, nullptr, 1000, nullptr, nullptr, &bytes, nullptr, c.cfg);
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << c.field;
     EXPECT_NE(s.message().find(c.field), std::string::npos) << s.to_string();

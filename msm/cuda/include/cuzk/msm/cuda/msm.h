@@ -68,6 +68,13 @@ struct MsmConfig {
   // 2^27: 38250 MiB with two lanes, 23807 MiB with one). A profiled run uses
   // one lane; StreamedMsm uses one unless asked.
   int window_lanes = 0;
+  // Buckets per running-sum group of the bucket reduction (each group's
+  // thread sums Σ (k+1)·S_k over its buckets, then adds its offset times the
+  // group's sum, a double-and-add of up to c bits): 0 takes 32; otherwise a
+  // power of two from 2 to 2^16 (capped at the window's buckets). Larger
+  // groups spend fewer of those double-and-adds per bucket, on fewer and
+  // longer threads.
+  int reduce_group = 0;
   // What the device decides (tune_device(); default: the H200's values): the
   // rounds by size where affine_rounds is −1, the lanes where window_lanes is
   // 0. Workspace sizes depend on it: size and run with the same tuning.
