@@ -92,7 +92,11 @@ def collect(results, dest):
             p = r["line"]
             lg = p["domain"].bit_length() - 1
             flat[f"prove{lg}_wall_s"] = p["wall_s"]
-            for k in ("h", "msm_h", "msm_l", "msm_a", "msm_b1", "msm_b2", "matvec"):
+            # With L, A, B1, B2 side by side (msm_lab on the main timeline)
+            # each query's own time overlaps the others': only msm_lab is kept.
+            side = "msm_lab" in p["stages_ms"]
+            queries = ("msm_lab",) if side else ("msm_l", "msm_a", "msm_b1", "msm_b2")
+            for k in ("h", "msm_h", "matvec") + queries:
                 if k in p["stages_ms"]:
                     flat[f"prove{lg}_{k}_ms"] = p["stages_ms"][k]
         elif r["step"] == "test":
@@ -110,7 +114,7 @@ def collect(results, dest):
             flat[f"{t}_failed"] = r["failed"]
             flat[f"{t}_pinned_buffers_made"] = r["pinned_buffers_made_during_batch"]
             for dev in r["devices"].values():
-                for k in ("h", "msm_h", "upload", "matvec"):
+                for k in ("h", "msm_h", "msm_lab", "upload", "matvec"):
                     if k in dev["stages_ms"]:
                         flat[f"{t}_{k}_ms"] = dev["stages_ms"][k]
             for k in ("admit", "prepare", "interlock_wait", "finalize"):

@@ -247,8 +247,12 @@ Status CudaLane::init() {
   // and the H MSM's, held up the next batch's copy.
   ASSIGN_OR_RETURN(const int urgent, gpu::Stream::greatest_priority());
   ASSIGN_OR_RETURN(ss_, gpu::Stream::create(urgent));
-  for (gpu::Stream& q : qs_) {
-    ASSIGN_OR_RETURN(q, gpu::Stream::create());
+  // B1 and B2 (q1, q2) at the greatest priority: their tails are small MSMs,
+  // mostly serial steps, and they finished last behind L's and A's full
+  // kernels (2^27 PoRep: B2 238 ms beside them, 55 ms alone).
+  ASSIGN_OR_RETURN(qs_[0], gpu::Stream::create());
+  for (size_t i = 1; i < qs_.size(); ++i) {
+    ASSIGN_OR_RETURN(qs_[i], gpu::Stream::create(urgent));
   }
   ASSIGN_OR_RETURN(ev_fork_, gpu::Event::create(true));
   for (auto& pair : ev_q_)

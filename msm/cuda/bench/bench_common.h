@@ -23,7 +23,7 @@ struct Options {
   int affine_rounds = -1;    // msm: MsmConfig::affine_rounds
   int window_bits = 0;       // msm: MsmConfig::window_bits (0: chosen from n)
   int window_lanes = 0;      // msm: MsmConfig::window_lanes (0: chosen)
-  std::vector<int> reduce_groups{0};  // msm: MsmConfig::reduce_group, each in turn (0: 32)
+  std::vector<int> reduce_groups{0};  // msm: MsmConfig::reduce_group, each in turn (0: chosen)
   double density = 45;       // ones: percent of the bitmap's bits set
   std::string json_path;     // append-free: one JSON document per run
 };

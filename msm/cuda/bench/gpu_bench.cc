@@ -94,7 +94,7 @@ int run(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: cuzk-gpu-bench msm|ones|ntt|h2d [--curve g1|g2] [--lg-min N] [--lg-max N] [--lg N] [--reps N]\n"
                  "                      [--streamed] [--batch-lg N] [--affine-rounds N (-1: auto)]\n"
-                 "                      [--window-bits N (0: auto)] [--reduce-group N[,N...] (0: 32)] [--density PERCENT (ones)]\n"
+                 "                      [--window-bits N (0: auto)] [--reduce-group N[,N...] (0: chosen)] [--density PERCENT (ones)]\n"
                  "                      [--json FILE]\n");
     return 2;
   }

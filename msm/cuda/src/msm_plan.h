@@ -15,7 +15,8 @@
 namespace cuzk::msm::cuda::detail {
 
 constexpr uint32_t kPartialsPerTask = 16;     // task size of the levels after the first
-constexpr uint32_t kGroupLen = 32;            // buckets per running-sum group
+constexpr uint32_t kGroupLen = 32;            // buckets per running-sum group (below 2^21 buckets in all)
+constexpr uint32_t kLargeGroupLen = 64;       // ... from 2^21 buckets in all (make_plan)
 constexpr uint32_t kPairsPerThreadHost = 16;  // = kernels::kPairsPerThread
 constexpr uint32_t kInvChunkHost = 8;         // = kernels::kInvChunk
 

@@ -327,6 +327,27 @@ TEST(StreamedPlan, FirstBatchThenFullBatches) {
 // pair_threads (level 0 of the inversion tree, and the grid) must count
 // exactly the threads that own a pair, which must be a prefix of the thread
 // ids, with every pair owned once and at most K per thread. Host only.
+// The bucket reduction's groups: 64 buckets where the windows hold 2^21
+// buckets or more (c = 22 at 2^27: 12 windows of 2^21), else 32 (c = 16 at
+// 2^20: 16 windows of 2^15); a configured size is taken, capped at the
+// window's buckets.
+TEST(MsmPlan, ReductionGroupsFollowTheBucketCount) {
+  detail::Plan p;
+  const AffineTuning tuning;
+  ASSERT_TRUE(detail::make_plan(size_t(1) << 27, MsmConfig{}, tuning, &p).ok());
+  EXPECT_EQ(p.c, 22);
+  EXPECT_EQ(p.group_len, 64u);
+  EXPECT_EQ(p.groups, p.buckets / 64);
+  ASSERT_TRUE(detail::make_plan(size_t(1) << 20, MsmConfig{}, tuning, &p).ok());
+  EXPECT_EQ(p.c, 16);
+  EXPECT_EQ(p.group_len, 32u);
+  ASSERT_TRUE(detail::make_plan(1000, MsmConfig{0, 0, -1, 0, 256}, tuning, &p).ok());
+  EXPECT_EQ(p.group_len, std::min<uint32_t>(256, p.buckets));
+  ASSERT_TRUE(detail::make_plan(size_t(1) << 20, MsmConfig{16, 0, -1, 0, 1 << 16}, tuning, &p).ok());
+  EXPECT_EQ(p.group_len, 1u << 15);
+  EXPECT_EQ(p.groups, 1u);
+}
+
 TEST(MsmPlan, PairThreadsCountsTheLanesThatOwnPairs) {
   constexpr size_t kK = detail::kPairsPerThreadHost, kSpan = 32 * kK;
   TestRng rng(fresh_seed());

@@ -70,10 +70,10 @@ struct MsmConfig {
   int window_lanes = 0;
   // Buckets per running-sum group of the bucket reduction (each group's
   // thread sums Σ (k+1)·S_k over its buckets, then adds its offset times the
-  // group's sum, a double-and-add of up to c bits): 0 takes 32; otherwise a
-  // power of two from 2 to 2^16 (capped at the window's buckets). Larger
-  // groups spend fewer of those double-and-adds per bucket, on fewer and
-  // longer threads.
+  // group's sum, a double-and-add of up to c bits): 0 chooses (64 where the
+  // windows hold 2^21 buckets or more, else 32); otherwise a power of two
+  // from 2 to 2^16 (capped at the window's buckets). Larger groups spend
+  // fewer of those double-and-adds per bucket, on fewer and longer threads.
   int reduce_group = 0;
   // What the device decides (tune_device(); default: the H200's values): the
   // rounds by size where affine_rounds is −1, the lanes where window_lanes is
