@@ -39,32 +39,36 @@ TEST_P(CudaProver, StandardCasesMatchCpu) {
     conformance::expect_matches_oracle(*gpu, *cpu, c);
 }
 
-// Keys made with the device's fixed-base multiplication (checked against the
-// CPU's in DevSetupOnDevice below), so that 2^22 takes seconds.
+// A synthetic circuit of 2^lg − 1000 − lg rows (90% of aux 0/1) with a key
+// made by the device's fixed-base multiplication (checked against the CPU's
+// in DevSetupOnDevice below), so that 2^22 takes seconds.
+conformance::Case device_keyed_case(int lg, KeyLayout layout, uint64_t seed) {
+  const uint64_t rows = (uint64_t(1) << lg) - 1000 - uint64_t(lg);
+  r1cs::SyntheticParams p{.num_constraints = rows, .num_public_inputs = 8, .num_aux = rows,
+                          .zero_one_fraction = 0.9, .terms_per_lc = 2, .num_distinct_coeffs = 8, .seed = seed + uint64_t(lg)};
+  auto sc = r1cs::generate_synthetic(p);
+  EXPECT_TRUE(sc.ok());
+  DevSetupOptions o{.layout = layout, .seed = seed};
+  EXPECT_TRUE(cuda::use_device_fixed_base(&o).ok());
+  conformance::Case c;
+  c.name = "synthetic 2^" + std::to_string(lg);
+  c.pk = dev_setup(sc->circuit, o).value();
+  c.prove_circuit = layout == KeyLayout::kSnarkjs ? append_input_rows(sc->circuit, false).value() : sc->circuit;
+  c.c_rule = layout == KeyLayout::kSnarkjs ? CRule::kProductOfAB : CRule::kMatrix;
+  c.circuit = std::move(sc->circuit);
+  c.witness = std::move(sc->witness);
+  return c;
+}
+
 TEST_P(CudaProver, LargeDomainsMatchCpu) {
   SKIP_WITHOUT_GPU();
   auto gpu = cuda_backend(GetParam());
   ASSERT_NE(gpu, nullptr);
   auto cpu = make_cpu_backend();
   const uint64_t seed = cuzk::fresh_test_seed();
-  for (int lg : {17, 20, 22}) {
-    const uint64_t rows = (uint64_t(1) << lg) - 1000 - uint64_t(lg);
-    const KeyLayout layout = lg == 20 ? KeyLayout::kSnarkjs : KeyLayout::kBellperson;
-    r1cs::SyntheticParams p{.num_constraints = rows, .num_public_inputs = 8, .num_aux = rows,
-                            .zero_one_fraction = 0.9, .terms_per_lc = 2, .num_distinct_coeffs = 8, .seed = seed + uint64_t(lg)};
-    auto sc = r1cs::generate_synthetic(p);
-    ASSERT_TRUE(sc.ok());
-    DevSetupOptions o{.layout = layout, .seed = seed};
-    ASSERT_TRUE(cuda::use_device_fixed_base(&o).ok());
-    conformance::Case c;
-    c.name = "synthetic 2^" + std::to_string(lg);
-    c.pk = dev_setup(sc->circuit, o).value();
-    c.prove_circuit = layout == KeyLayout::kSnarkjs ? append_input_rows(sc->circuit, false).value() : sc->circuit;
-    c.c_rule = layout == KeyLayout::kSnarkjs ? CRule::kProductOfAB : CRule::kMatrix;
-    c.circuit = std::move(sc->circuit);
-    c.witness = std::move(sc->witness);
-    conformance::expect_matches_oracle(*gpu, *cpu, c);
-  }
+  for (int lg : {17, 20, 22})
+    conformance::expect_matches_oracle(*gpu, *cpu,
+                                       device_keyed_case(lg, lg == 20 ? KeyLayout::kSnarkjs : KeyLayout::kBellperson, seed));
 }
 
 // The resident plan's L, A, B1 and B2 side by side on four streams (their
@@ -73,21 +77,7 @@ TEST_P(CudaProver, LargeDomainsMatchCpu) {
 // way, and proofs equal to the CPU's, bit for bit.
 TEST(CudaProverResident, QueriesSideBySideOrInTurnMatchCpu) {
   SKIP_WITHOUT_GPU();
-  const uint64_t seed = cuzk::fresh_test_seed();
-  const uint64_t rows = (uint64_t(1) << 17) - 1000;
-  r1cs::SyntheticParams p{.num_constraints = rows, .num_public_inputs = 4, .num_aux = rows,
-                          .zero_one_fraction = 0.9, .terms_per_lc = 2, .num_distinct_coeffs = 8, .seed = seed};
-  auto sc = r1cs::generate_synthetic(p);
-  ASSERT_TRUE(sc.ok());
-  DevSetupOptions o{.layout = KeyLayout::kBellperson, .seed = seed};
-  ASSERT_TRUE(cuda::use_device_fixed_base(&o).ok());
-  conformance::Case c;
-  c.name = "synthetic 2^17";
-  c.pk = dev_setup(sc->circuit, o).value();
-  c.prove_circuit = sc->circuit;
-  c.c_rule = CRule::kMatrix;
-  c.circuit = std::move(sc->circuit);
-  c.witness = std::move(sc->witness);
+  const conformance::Case c = device_keyed_case(17, KeyLayout::kBellperson, cuzk::fresh_test_seed());
   PreparedVerifyingKey pvk(c.pk.vk);
   const std::vector<Fr> pub(c.witness.begin() + 1, c.witness.begin() + long(c.pk.num_inputs));
   auto cpu = make_cpu_backend();
