@@ -677,8 +677,15 @@ Status CudaLane::resident_queries(const CudaKey& key) {
     return q.g2 ? msm::cuda::batch_add_workspace_bytes<G2Curve>(q.split->m)
                 : msm::cuda::batch_add_workspace_bytes<G1Curve>(q.split->m);
   };
+  // Side by side: each query's tail workspace and (but L's) batch-addition
+  // workspace, carved in turn from the H MSM's.
+  std::array<uint64_t, 4> tail_ws_bytes{}, ones_ws_bytes{};
   uint64_t need = 0;
-  for (size_t i = 0; i < queries.size(); ++i) need += align(tail_bytes(queries[i])) + (i > 0 ? align(ones_bytes(queries[i])) : 0);
+  for (size_t i = 0; i < queries.size(); ++i) {
+    tail_ws_bytes[i] = tail_bytes(queries[i]);
+    ones_ws_bytes[i] = i > 0 ? ones_bytes(queries[i]) : 0;
+    need += align(tail_ws_bytes[i]) + align(ones_ws_bytes[i]);
+  }
   const bool side_by_side = !ctx_->faults.serial_queries && need <= ws_->msm.bytes();
 
   // One query on `stream`: its sums in its result slots; `ones_done` and
@@ -717,18 +724,17 @@ Status CudaLane::resident_queries(const CudaKey& key) {
   RETURN_IF_ERROR(ev_fork_.record(cs_));
   for (gpu::Stream& q : qs_) RETURN_IF_ERROR(q.wait(ev_fork_));
   for (size_t i = 0; i < queries.size(); ++i) {
-    const Query& q = queries[i];
-    const uint64_t tb = tail_bytes(q);
-    ASSIGN_OR_RETURN(uint8_t* tail_ws, carve.take<uint8_t>(tb));
+    ASSIGN_OR_RETURN(uint8_t* tail_ws, carve.take<uint8_t>(tail_ws_bytes[i]));
     void* ones_ws = ws_->ba.data();
     uint64_t ob = ws_->ba.bytes();
     if (i > 0) {
-      ob = ones_bytes(q);
+      ob = ones_ws_bytes[i];
       ASSIGN_OR_RETURN(uint8_t* p, carve.take<uint8_t>(ob));
       ones_ws = p;
     }
     cudaStream_t stream = i == 0 ? cs_.get() : qs_[i - 1].get();
-    RETURN_IF_ERROR(run_query(q, stream, ones_ws, ob, tail_ws, tb, &ev_q_[i][0], &ev_q_[i][1]));
+    RETURN_IF_ERROR(
+        run_query(queries[i], stream, ones_ws, ob, tail_ws, tail_ws_bytes[i], &ev_q_[i][0], &ev_q_[i][1]));
   }
   for (size_t i = 1; i < queries.size(); ++i) RETURN_IF_ERROR(cs_.wait(ev_q_[i][1]));
   return mark("msm_lab");
