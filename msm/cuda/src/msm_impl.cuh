@@ -23,7 +23,7 @@ namespace cuzk::msm::cuda {
 namespace detail {
 
 constexpr uint32_t kSumChunk = 32;     // points per thread in tree reductions
-constexpr uint32_t kBitmapChunk = 64;  // bitmap positions per partial sum bound in batch_add
+constexpr uint32_t kBitmapChunk = 64;  // batch_add workspace: one partial per 64 positions at least
 constexpr unsigned kThreads = 128;
 
 inline unsigned grid_for(size_t n, unsigned threads) { return unsigned((n + threads - 1) / threads); }

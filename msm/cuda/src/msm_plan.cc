@@ -95,11 +95,12 @@ Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, 
     items = bound;
   }
   // Groups of 64 buckets where the windows hold 2^21 buckets or more (then
-  // still ≥ 2^15 groups to spread over the SMs), else 32. H200 sweep, ms
-  // (32 / 64 / 128 / 256; docs/perf.md §4): G1 2^27 (c = 22) 614.0 / 609.1 /
-  // 608.1 / 608.0, 2^23 (c = 19) 63.0 / 62.2 / 61.8 / 64.3; G2 2^24 (c = 20)
-  // 239.6 / 234.6 / 241.6 / 240.5; G2 2^20 (c = 16, 2^19 buckets) 43.3 /
-  // 46.2 / 53.4 / 68.1 — few groups make long serial chains.
+  // still ≥ 2^15 groups to spread over the SMs), else 32. H200 sweep, ms, for
+  // 32 / 64 / 128 / 256 (docs/perf.md §5, "the bucket reduction's groups"):
+  // G1 2^27 (c = 22) 614.0 / 609.1 / 608.1 / 608.0; G1 2^23 (c = 19) 63.0 /
+  // 62.2 / 61.8 / 64.3; G2 2^24 (c = 20) 239.6 / 234.6 / 241.6 / 240.5; G2
+  // 2^20 (c = 16, 2^19 buckets) 43.3 / 46.2 / 53.4 / 68.1 — few groups make
+  // long serial chains.
   uint32_t group = kGroupLen;
   if (config.reduce_group != 0)
     group = uint32_t(config.reduce_group);
