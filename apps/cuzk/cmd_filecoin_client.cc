@@ -8,6 +8,8 @@
 #include "commands.h"
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/engine/filecoin.h"
+#include "cuzk/filecoin/cs/circuits.h"
+#include "cuzk/r1cs/witness_stats.h"
 #include "cuzk/server/client.h"
 #include "daemon_client_util.h"
 #include "filecoin_cli.h"
@@ -20,6 +22,7 @@ struct ProveArgs {
   std::vector<std::string> vanilla;
   uint64_t sector_number = 0, miner_id = 0;
   uint32_t partition = 0;
+  bool witness_stats = false;  // check: how partition 0's values fall into the split MSMs' classes
 };
 
 std::string kind_flag(engine::ProofKind k) {
@@ -191,6 +194,32 @@ int run_prove(const ProveArgs& a) {
   return kExitOk;
 }
 
+// Partition 0's witness by query (L: the aux; A and B: their density's
+// variables), as the GPU prover's 0/1 split sees it: zeros, ones and the
+// tail, the tail by the bit length of its canonical values.
+Status print_witness_stats(engine::ProofKind kind, const engine::FilecoinWork& work) {
+  ASSIGN_OR_RETURN(filecoin::snark::CircuitKind ck,
+                   filecoin::snark::parse_circuit_kind(engine::filecoin_circuit_kind(kind)));
+  ASSIGN_OR_RETURN(filecoin::snark::FilecoinCircuit circuit,
+                   filecoin::snark::FilecoinCircuit::create(ck, work.sector_bytes()));
+  ASSIGN_OR_RETURN(r1cs::CircuitShape shape, filecoin::snark::circuit_shape(circuit));
+  ASSIGN_OR_RETURN(filecoin::snark::CircuitFacts facts, filecoin::snark::circuit_facts(circuit));
+  CommandPool pool(0);
+  ASSIGN_OR_RETURN(std::vector<ff::Fr> w, work.witness(0, pool.get(), shape));
+  ASSIGN_OR_RETURN(r1cs::QueryValueClasses q, r1cs::classify_query_values(facts.density, w, shape.num_inputs, pool.get()));
+  std::printf("partition 0: %lu values (%lu inputs with ONE); tail by bits: <=32 <=64 <=128 <=192 <=255\n",
+              (unsigned long)w.size(), (unsigned long)shape.num_inputs);
+  for (const auto& [name, v] : {std::pair{"L", &q.l}, {"A", &q.a}, {"B", &q.b}}) {
+    auto pct = [&](uint64_t x) { return v->positions ? 100.0 * double(x) / double(v->positions) : 0.0; };
+    std::printf("%s: %lu positions, zeros %lu (%.1f%%), ones %lu (%.1f%%), tail %lu (%.1f%%):", name,
+                (unsigned long)v->positions, (unsigned long)v->zeros, pct(v->zeros), (unsigned long)v->ones,
+                pct(v->ones), (unsigned long)v->tail(), pct(v->tail()));
+    for (uint64_t c : v->tail_by_bits) std::printf(" %lu", (unsigned long)c);
+    std::printf("\n");
+  }
+  return ok_status();
+}
+
 // Every partition's circuit checked row by row from the vanilla proof(s).
 int run_check(const ProveArgs& a) {
   auto args = submit_args(a);
@@ -206,6 +235,10 @@ int run_check(const ProveArgs& a) {
   }
   std::printf("OK: %zu partition(s); every row holds and the public inputs are the parameters'\n",
               (*work)->partitions());
+  if (a.witness_stats) {
+    Status s = print_witness_stats(args->kind, **work);
+    if (!s.ok()) return fail("filecoin check", s);
+  }
   return kExitOk;
 }
 
@@ -231,6 +264,9 @@ void add_filecoin_client_commands(CLI::App& filecoin, Runner* runner) {
   auto* check = filecoin.add_subcommand(
       "check", "Synthesize a vanilla proof's circuits and check every row (names the first violated one): exit 0/1/2");
   add_vanilla_options(check, c.get());
+  check->add_flag("--witness-stats", c->witness_stats,
+                  "Then say how partition 0's witness falls into the GPU prover's classes per query (zeros, ones, "
+                  "the rest by bit length)");
   check->callback([runner, c] { *runner = [c] { return run_check(*c); }; });
 
   auto a = std::make_shared<ProveArgs>();

@@ -48,7 +48,20 @@ expect 0 "$cuzk" filecoin check-vanilla --kind snap "$work/s/snap-partition-0.bi
 # Winning PoSt: 66 openings, as rust-fil-proofs makes them
 # (filecoin-proofs/src/constants.rs WINNING_POST_CHALLENGE_COUNT = 66;
 # seal used to write one, which the daemon padded and could not prove).
-expect 0 "$cuzk" filecoin check --kind porep --registered-proof "$SEAL_PROOF" --vanilla "$work/s/c1-envelope.json"
+expect 0 "$cuzk" filecoin check --kind porep --registered-proof "$SEAL_PROOF" --vanilla "$work/s/c1-envelope.json" \
+  --witness-stats
+# The witness by query: each line's classes add up to its positions, the tail's
+# bit-length classes to the tail, and L covers every value but the inputs.
+awk '
+  /^partition 0:/ { values = $3; inputs = $5; sub(/\(/, "", inputs) }
+  /^[LAB]: / {
+    gsub(/[(),:%]/, " ")
+    pos = $2; zeros = $5; ones = $8; tail = $11; bits = $13 + $14 + $15 + $16 + $17
+    if (zeros + ones + tail != pos || bits != tail) { print "classes do not add up: " $0; bad = 1 }
+    if ($1 == "L" && pos != values - inputs) { print "L covers " pos " of " values - inputs " aux"; bad = 1 }
+    seen++
+  }
+  END { if (seen != 3 || bad) exit 1 }' "$work/out" || { echo "FAILED: filecoin check --witness-stats" >&2; cat "$work/out" >&2; exit 1; }
 expect 0 "$cuzk" filecoin check --kind window-post --registered-proof "$WINDOW_POST_PROOF" \
   --vanilla "$work/s/post-window.vproof" --randomness "$POST_RANDOMNESS"
 expect 0 "$cuzk" filecoin check --kind winning-post --registered-proof "$WINNING_POST_PROOF" \
