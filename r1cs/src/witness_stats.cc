@@ -1,18 +1,12 @@
 #include "cuzk/r1cs/witness_stats.h"
 
-#include <bit>
 #include <mutex>
 #include <string>
 
+#include "cuzk/ff/bigint.h"
+
 namespace cuzk::r1cs {
 namespace {
-
-int bit_length(const ff::Fr& x) {
-  const auto c = x.canonical();
-  for (int i = int(c.size()) - 1; i >= 0; --i)
-    if (c[size_t(i)] != 0) return 64 * i + 64 - std::countl_zero(c[size_t(i)]);
-  return 0;
-}
 
 void count(const ff::Fr& x, ValueClasses* v) {
   ++v->positions;
@@ -21,7 +15,7 @@ void count(const ff::Fr& x, ValueClasses* v) {
   } else if (x.is_one()) {
     ++v->ones;
   } else {
-    const int bits = bit_length(x);
+    const int bits = ff::limbs_bit_length<ff::Fr::kLimbs>(x.canonical());
     size_t k = 0;
     while (k + 1 < kTailBitBounds.size() && bits > kTailBitBounds[k]) ++k;
     ++v->tail_by_bits[k];
