@@ -179,10 +179,12 @@ StatusOr<RunResult> run_one(const PipelineArgs& a, const engine::CircuitSpec& sp
   const engine::StageTotals& dev1 = device_stages(st);
   r.h_ms = mean_between(dev0, dev1, "h");
   r.device_matvec_ms = mean_between(dev0, dev1, "matvec");
-  for (const char* stage : {"upload", "matvec", "h", "classify", "msm_h", "msm_lab", "msm_l.ones", "msm_l.tail",
-                            "msm_a.ones", "msm_a.tail", "msm_b1.ones", "msm_b1.tail", "msm_b2.ones", "msm_b2.tail",
-                            "beside.msm_l.ones", "beside.msm_l.tail", "beside.msm_a.ones", "beside.msm_a.tail",
-                            "beside.msm_b1.ones", "beside.msm_b1.tail", "beside.msm_b2.ones", "beside.msm_b2.tail"}) {
+  // In pipeline order; each query's parts timed in turn, then beside the others.
+  std::vector<std::string> stages = {"upload", "matvec", "h", "classify", "msm_h", "msm_lab"};
+  for (const char* prefix : {"", "beside."})
+    for (const char* query : {"msm_l", "msm_a", "msm_b1", "msm_b2"})
+      for (const char* part : {".ones", ".tail"}) stages.push_back(std::string(prefix) + query + part);
+  for (const std::string& stage : stages) {
     const double ms = mean_between(dev0, dev1, stage);
     if (ms > 0) r.device_stages += std::string(stage) + " " + std::to_string(int(ms + 0.5)) + " ";
   }
