@@ -7,8 +7,9 @@
 //   run:    [rows made here: cs: wait w → a, b, c = A·w, B·w, C·w, the rows
 //           past the circuit's, and the row check → first broken row to the host]
 //           cs: for a, b and c: wait its upload, transform it (so b and c
-//           arrive while a is transformed) → the element-wise step and,
-//           bellperson, the coset iNTT → [bellperson: h[n−1] to the host]
+//           arrive while a is transformed; bellperson: c only to its
+//           coefficients) → the element-wise step and, bellperson, the coset
+//           iNTT less c's coefficients → [bellperson: h[n−1] to the host]
 //           cs: wait w → classify L, A, B → tail counts to the host → event E
 //           cs: H MSM (queued before the host waits)
 //           host: wait E (H step and classification; the H MSM runs on)
@@ -517,36 +518,26 @@ Status CudaLane::collect_marks() {
   return ok_status();
 }
 
-// The H step (backend.h, ProofInputs): bellperson divides by Z on the coset
-// g = 7; snarkjs evaluates on the odd coset ω(2n)·ω(n)^j. 3 iNTT + 3 coset NTT
-// (+ 1 coset iNTT) with no permutation pass but the last.
+// The H step (backend.h, ProofInputs; ntt::cuda::h_step): bellperson divides
+// by Z on the coset g = 7 and reads the coefficients back (6 transforms);
+// snarkjs keeps the evaluations on the odd coset ω(2n)·ω(n)^j (6 transforms).
 Status CudaLane::h_step(const KeyShape& s) {
-  using ntt::cuda::Direction;
-  using ntt::cuda::NttSpec;
-  using ntt::cuda::Order;
-  const ff::RootConvention conv = root_convention(s.layout);
   const bool bell = s.layout == KeyLayout::kBellperson;
-  const Fr shift = bell ? ff::fr_generator(conv) : ff::root_of_unity(s.lg_n + 1, conv);
+  ntt::cuda::HStepSpec spec;
+  spec.lg_n = s.lg_n;
+  spec.convention = root_convention(s.layout);
+  spec.shift = bell ? ff::fr_generator(spec.convention) : ff::root_of_unity(s.lg_n + 1, spec.convention);
+  spec.k = bell ? (spec.shift.pow(s.n) - Fr::one()).inverse() : Fr::one();
+  spec.output = bell ? ntt::cuda::HOutput::kCoefficients : ntt::cuda::HOutput::kCosetEvaluations;
   Fr* d_a = reinterpret_cast<Fr*>(set_->a.data());
   Fr* d_b = reinterpret_cast<Fr*>(set_->bc.data());
-  Fr* abc[3] = {d_a, d_b, d_b + s.n};
   // Each polynomial's transforms wait only for its own upload, so that the
   // uploads of b and c overlap the transforms of a (and b).
-  const gpu::Event* arrived[3] = {&ev_a_, &ev_b_, &ev_c_};
+  const cudaEvent_t arrived[3] = {ev_a_.get(), ev_b_.get(), ev_c_.get()};
   size_t ws = ws_->ntt.bytes();
-  for (int i = 0; i < 3; ++i) {
-    Fr* p = abc[i];
-    if (!rows_here_) RETURN_IF_ERROR(cs_.wait(*arrived[i]));
-    RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kInverse, Order::kNaturalToBitReversed, {}},
-                                   ws_->ntt.data(), &ws, cs_.get()));
-    RETURN_IF_ERROR(ntt::cuda::ntt(p, NttSpec{s.lg_n, conv, Direction::kForward, Order::kBitReversedToNatural, shift},
-                                   ws_->ntt.data(), &ws, cs_.get()));
-  }
-  const Fr k = bell ? (shift.pow(s.n) - Fr::one()).inverse() : Fr::one();
-  RETURN_IF_ERROR(ntt::cuda::hadamard_sub_scale(abc[0], abc[1], abc[2], k, s.n, cs_.get()));
+  RETURN_IF_ERROR(ntt::cuda::h_step(d_a, d_b, d_b + s.n, spec, rows_here_ ? nullptr : arrived, ws_->ntt.data(), &ws,
+                                    cs_.get()));
   if (!bell) return ok_status();
-  RETURN_IF_ERROR(ntt::cuda::ntt(d_a, NttSpec{s.lg_n, conv, Direction::kInverse, Order::kNaturalToNatural, shift},
-                                 ws_->ntt.data(), &ws, cs_.get()));
   return CUZK_CUDA_CHECK(
       cudaMemcpyAsync(h_last_.data(), d_a + (s.n - 1), sizeof(Fr), cudaMemcpyDeviceToHost, cs_.get()));
 }

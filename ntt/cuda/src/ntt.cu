@@ -1,5 +1,6 @@
 // Device NTT: kernels, launchers and the host orchestration (see ntt.h).
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "cuzk/ff/cuda/fields.cuh"
@@ -26,13 +27,17 @@ DFr to_dev(const ff::Fr& x) {
 }
 
 // Per-element factor: none, a constant, or c·g^idx from two power tables
-// (c folded into hi), with idx = pos or bitrev(pos).
+// (c folded into hi), with idx = pos or bitrev(pos); then, where given, a
+// vector at the same memory position: multiplied in (first pass, `mul`) or
+// subtracted (last pass, `sub`; the H step's fused element-wise steps).
 struct Scale {
   const DFr* lo = nullptr;
   const DFr* hi = nullptr;
   DFr c{};
   int mode = 0;  // 0 none, 1 constant, 2 powers
   int bitrev = 0;
+  const DFr* mul = nullptr;
+  const DFr* sub = nullptr;
 };
 
 struct PassArgs {
@@ -137,6 +142,7 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
     const uint32_t row = uint32_t(i) >> a.j, col = (cg << a.j) + (uint32_t(i) & cmask);
     const uint32_t pos = base + (row << a.lo) + (uint32_t(i) & cmask);
     DFr x = lazy_scale(a.pre, data[pos], pos, a.lg_n);
+    if (a.pre.mul != nullptr) x = lazy_mul(a.pre.mul[pos], x);
     if (kDit && twiddle) x = lazy_mul(pass_twiddle(a, col, bitrev(row, a.k), tw_shift), x);
     smem_store(sm, t, i, x);
   }
@@ -173,7 +179,10 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
     const uint32_t pos = base + (row << a.lo) + (uint32_t(i) & cmask);
     DFr x = smem_load(sm, t, i);
     if (!kDit && twiddle) x = lazy_mul(pass_twiddle(a, col, bitrev(row, a.k), tw_shift), x);
-    if (a.last) x = a.post.mode == 0 ? reduce_lazy(x) : apply_scale(a.post, x, pos, a.lg_n);
+    if (a.last) {
+      x = a.post.mode == 0 ? reduce_lazy(x) : apply_scale(a.post, x, pos, a.lg_n);
+      if (a.post.sub != nullptr) x = x - a.post.sub[pos];
+    }
     data[pos] = x;
   }
 }
@@ -369,14 +378,25 @@ Status check_workspace(int lg_n, void* ws, size_t* ws_bytes, bool* size_query) {
   return ok_status();
 }
 
+// What the H step fuses into a transform (h_step): a factor on the inverse's
+// 1/n, a vector multiplied in on the first pass's load, a vector subtracted
+// on the last pass's store (both at the memory position, device pointers).
+struct Fused {
+  ff::Fr factor = ff::Fr::one();
+  const ff::Fr* pre_mul = nullptr;
+  const ff::Fr* post_sub = nullptr;
+  bool plain() const { return factor == ff::Fr::one() && pre_mul == nullptr && post_sub == nullptr; }
+};
+
 // Pre-scale (coset forward) and post-scale (inverse, coset inverse) specs;
 // fills the tables they read.
-Status prepare_scales(const NttSpec& spec, const Tables& tb, Scale* pre, Scale* post, cudaStream_t stream) {
+Status prepare_scales(const NttSpec& spec, const Fused& fused, const Tables& tb, Scale* pre, Scale* post,
+                      cudaStream_t stream) {
   const int lg_n = spec.lg_n;
   const bool inverse = spec.direction == Direction::kInverse;
   const bool in_rev = spec.order == Order::kBitReversedToNatural || spec.order == Order::kBitReversedToBitReversed;
   const bool dif = !in_rev;
-  const ff::Fr n_inv = ff::Fr::from_uint(uint64_t(1) << lg_n).inverse();
+  const ff::Fr n_inv = ff::Fr::from_uint(uint64_t(1) << lg_n).inverse() * fused.factor;
   if (spec.coset_shift && !inverse) {
     RETURN_IF_ERROR(fill_power_pair(tb.pre_lo, tb.pre_hi, lg_n, *spec.coset_shift, ff::Fr::one(), stream));
     *pre = Scale{tb.pre_lo, tb.pre_hi, {}, 2, in_rev ? 1 : 0};
@@ -387,6 +407,8 @@ Status prepare_scales(const NttSpec& spec, const Tables& tb, Scale* pre, Scale* 
   } else if (inverse) {
     *post = Scale{nullptr, nullptr, to_dev(n_inv), 1, 0};
   }
+  pre->mul = reinterpret_cast<const DFr*>(fused.pre_mul);
+  post->sub = reinterpret_cast<const DFr*>(fused.post_sub);
   return ok_status();
 }
 
@@ -415,23 +437,16 @@ Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const S
   return ok_status();
 }
 
-}  // namespace
-
-size_t ntt_workspace_bytes(int lg_n) {
-  if (lg_n < 0 || lg_n > kMaxLgN) return 0;
-  return table_entries(lg_n) * sizeof(DFr);
-}
-
-Status ntt(ff::Fr* d_data, const NttSpec& spec, void* d_workspace, size_t* workspace_bytes, cudaStream_t stream) {
+Status run_ntt(ff::Fr* d_data, const NttSpec& spec, const Fused& fused, void* d_workspace, size_t* workspace_bytes,
+               cudaStream_t stream) {
   bool size_query = false;
   RETURN_IF_ERROR(check_workspace(spec.lg_n, d_workspace, workspace_bytes, &size_query));
   if (size_query) return ok_status();
   const bool inverse = spec.direction == Direction::kInverse;
+  if (!inverse && !(fused.factor == ff::Fr::one())) return internal_error("ntt: a factor on a forward transform");
   if (inverse && spec.coset_shift && spec.coset_shift->is_zero())
     return invalid_argument("ntt: coset inverse with a zero shift");
-  if (spec.lg_n == 0) {
-    if (!spec.coset_shift) return ok_status();  // size 1: every variant is the identity
-  }
+  if (spec.lg_n == 0 && !spec.coset_shift && fused.plain()) return ok_status();  // size 1: the identity
   const Tables tb = carve(d_workspace, spec.lg_n);
   const ff::Fr small_root = ff::root_of_unity(kSmallLg, spec.convention);
   const ff::Fr omega = ff::root_of_unity(spec.lg_n, spec.convention);
@@ -447,7 +462,7 @@ Status ntt(ff::Fr* d_data, const NttSpec& spec, void* d_workspace, size_t* works
     RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
   }
   Scale pre, post;
-  RETURN_IF_ERROR(prepare_scales(spec, tb, &pre, &post, stream));
+  RETURN_IF_ERROR(prepare_scales(spec, fused, tb, &pre, &post, stream));
   if (spec.order == Order::kBitReversedToBitReversed) {
     RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, stream));  // DIT: natural out
     return bit_reverse_permute(d_data, spec.lg_n, stream);
@@ -457,6 +472,17 @@ Status ntt(ff::Fr* d_data, const NttSpec& spec, void* d_workspace, size_t* works
   return ok_status();
 }
 
+}  // namespace
+
+size_t ntt_workspace_bytes(int lg_n) {
+  if (lg_n < 0 || lg_n > kMaxLgN) return 0;
+  return table_entries(lg_n) * sizeof(DFr);
+}
+
+Status ntt(ff::Fr* d_data, const NttSpec& spec, void* d_workspace, size_t* workspace_bytes, cudaStream_t stream) {
+  return run_ntt(d_data, spec, Fused{}, d_workspace, workspace_bytes, stream);
+}
+
 Status hadamard_sub_scale(ff::Fr* d_a, const ff::Fr* d_b, const ff::Fr* d_c, const ff::Fr& k, size_t n,
                           cudaStream_t stream) {
   if (n == 0) return ok_status();
@@ -464,6 +490,38 @@ Status hadamard_sub_scale(ff::Fr* d_a, const ff::Fr* d_b, const ff::Fr* d_c, con
       reinterpret_cast<DFr*>(d_a), reinterpret_cast<const DFr*>(d_b), reinterpret_cast<const DFr*>(d_c), to_dev(k),
       n);
   return CUZK_CUDA_LAUNCH_CHECK();
+}
+
+Status h_step(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, const HStepSpec& spec, const cudaEvent_t arrived[3],
+              void* d_workspace, size_t* workspace_bytes, cudaStream_t stream) {
+  if (spec.lg_n < 0 || spec.lg_n > kMaxLgN)
+    return invalid_argument("h_step: lg_n = " + std::to_string(spec.lg_n) + " outside [0, 31]");
+  if (spec.shift.is_zero()) return invalid_argument("h_step: zero coset shift");
+  const size_t n = size_t(1) << spec.lg_n;
+  const bool coefficients = spec.output == HOutput::kCoefficients;
+  ff::Fr* abc[3] = {d_a, d_b, d_c};
+  auto transform = [&](ff::Fr* p, Direction direction, Order order, std::optional<ff::Fr> shift, const Fused& f) {
+    return run_ntt(p, NttSpec{spec.lg_n, spec.convention, direction, order, shift}, f, d_workspace, workspace_bytes,
+                   stream);
+  };
+  for (int i = 0; i < 3; ++i) {
+    if (arrived != nullptr && arrived[i] != nullptr)
+      RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaStreamWaitEvent(stream, arrived[i], 0)));
+    if (coefficients && i == 2) {
+      // k·C's coefficients, bit-reversed, for the last transform's store.
+      RETURN_IF_ERROR(transform(d_c, Direction::kInverse, Order::kNaturalToBitReversed, std::nullopt,
+                                Fused{.factor = spec.k}));
+      break;
+    }
+    RETURN_IF_ERROR(transform(abc[i], Direction::kInverse, Order::kNaturalToBitReversed, std::nullopt, Fused{}));
+    RETURN_IF_ERROR(transform(abc[i], Direction::kForward, Order::kBitReversedToNatural, spec.shift, Fused{}));
+  }
+  if (!coefficients) return hadamard_sub_scale(d_a, d_b, d_c, spec.k, n, stream);
+  // A_g·B_g on the first pass's load, k·g^-i/n and − k·C on the last pass's
+  // store (both in bit-reversed positions), then natural order.
+  RETURN_IF_ERROR(transform(d_a, Direction::kInverse, Order::kNaturalToBitReversed, spec.shift,
+                            Fused{.factor = spec.k, .pre_mul = d_b, .post_sub = d_c}));
+  return bit_reverse_permute(d_a, spec.lg_n, stream);
 }
 
 Status scale(ff::Fr* d_data, const ff::Fr& k, size_t n, cudaStream_t stream) {

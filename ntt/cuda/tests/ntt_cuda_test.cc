@@ -198,6 +198,55 @@ TEST_F(DeviceNttTest, BitReversePermuteAndPermutingOrders) {
   }
 }
 
+// h_step against the 7-transform definition: A, B, C to the coset (naive DFT
+// at small sizes, the device's single transforms above that), (a·b − c)·k
+// there, and for kCoefficients the coset inverse of that. Random a, b, c (no
+// constraint system: the identity h_step relies on holds for any input).
+TEST_F(DeviceNttTest, HStepMatchesSevenTransforms) {
+  TestRng rng(fresh_seed());
+  for (int lg : {0, 1, 2, 5, 9, 12, 16}) {
+    const size_t n = size_t(1) << lg;
+    for (RootConvention conv : {RootConvention::kBellperson, RootConvention::kSnarkjs}) {
+      for (HOutput output : {HOutput::kCoefficients, HOutput::kCosetEvaluations}) {
+        HStepSpec spec;
+        spec.lg_n = lg;
+        spec.convention = conv;
+        spec.shift = output == HOutput::kCoefficients ? ff::fr_generator(conv) : ff::root_of_unity(lg + 1, conv);
+        spec.k = Fr::random(rng);
+        spec.output = output;
+        std::vector<Fr> abc[3] = {random_vec(n, rng), random_vec(n, rng), random_vec(n, rng)};
+        auto transform = [&](const std::vector<Fr>& x, bool inverse, std::optional<Fr> shift) {
+          if (lg <= 9) return naive(x, lg, conv, inverse, shift);
+          return run(x, NttSpec{lg, conv, inverse ? Direction::kInverse : Direction::kForward,
+                                Order::kNaturalToNatural, shift});
+        };
+        std::vector<Fr> on_coset[3];
+        for (int i = 0; i < 3; ++i) on_coset[i] = transform(transform(abc[i], true, std::nullopt), false, spec.shift);
+        std::vector<Fr> want(n);
+        for (size_t i = 0; i < n; ++i) want[i] = (on_coset[0][i] * on_coset[1][i] - on_coset[2][i]) * spec.k;
+        if (output == HOutput::kCoefficients) want = transform(want, true, spec.shift);
+
+        size_t ws_bytes = ntt_workspace_bytes(lg);
+        auto ws = gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes);
+        auto d = gpu::DeviceBuffer<Fr>::allocate(3 * n);
+        ASSERT_TRUE(ws.ok() && d.ok());
+        for (int i = 0; i < 3; ++i) ASSERT_TRUE(d->upload(abc[i].data(), n, stream_.get(), i * n).ok());
+        Status st = h_step(d->data(), d->data() + n, d->data() + 2 * n, spec, nullptr, ws->data(), &ws_bytes,
+                           stream_.get());
+        ASSERT_TRUE(st.ok()) << st.to_string();
+        std::vector<Fr> got(n);
+        ASSERT_TRUE(d->download(got.data(), n, stream_.get()).ok() && stream_.synchronize().ok());
+        ASSERT_TRUE(got == want) << "lg=" << lg << " conv=" << int(conv) << " output=" << int(output);
+      }
+    }
+  }
+  HStepSpec bad;
+  bad.lg_n = 4;
+  bad.shift = Fr::zero();
+  EXPECT_EQ(h_step(nullptr, nullptr, nullptr, bad, nullptr, nullptr, nullptr, stream_.get()).code(),
+            StatusCode::kInvalidArgument);
+}
+
 TEST_F(DeviceNttTest, FusedHStepKernels) {
   TestRng rng(fresh_seed());
   const int lg = 13;

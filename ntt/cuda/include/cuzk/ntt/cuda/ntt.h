@@ -83,4 +83,37 @@ Status scale_by_powers(ff::Fr* d_data, int lg_n, size_t n, const ff::Fr& g, cons
 // Swaps d_data[i] and d_data[bitrev_lg_n(i)]: one pass.
 Status bit_reverse_permute(ff::Fr* d_data, int lg_n, cudaStream_t stream);
 
+// The Groth16 H step on the device. In: a, b, c, the evaluations of the
+// constraint polynomials A, B, C on the domain ω^i (n = 2^lg_n, natural
+// order). The quotient H = (A·B − C)/Z has degree < n, so it is fixed by its
+// values on a coset g·ω^i, where Z(g·ω^i) = g^n − 1 is one constant:
+//   kCosetEvaluations: d_a[i] = (A·B − C)(g·ω^i)·k (snarkjs' layout, with k = 1:
+//                      3 inverse + 3 coset forward transforms);
+//   kCoefficients:     d_a = the coefficients of (A·B − C)·k read back from
+//                      the coset, natural order (bellperson's, with
+//                      k = (g^n − 1)^-1, so d_a = H). 6 transforms, not 7: the
+//                      coset inverse is linear and undoes the coset forward
+//                      of C, so C's coefficients (its inverse transform) are
+//                      subtracted after the last transform instead of C being
+//                      taken to the coset and back:
+//                        coset-iNTT(A_g·B_g − C_g) = coset-iNTT(A_g·B_g) − iNTT(c).
+//                      Exact in the field: the same bits as the 7-transform
+//                      order for any a, b, c. The element-wise steps ride on
+//                      the transforms' passes: k on C's 1/n, A_g·B_g on the
+//                      last transform's first load, k·g^-i/n and − k·C on its
+//                      last store; then one permutation pass to natural order.
+// d_b and d_c are consumed (left holding intermediate values). arrived[i],
+// where not null, is waited for before polynomial i is first read (so that
+// uploads overlap the transforms before them). `workspace` as ntt().
+enum class HOutput { kCosetEvaluations, kCoefficients };
+struct HStepSpec {
+  int lg_n = 0;
+  ff::RootConvention convention = ff::RootConvention::kBellperson;
+  ff::Fr shift;  // g (non-zero)
+  ff::Fr k;
+  HOutput output = HOutput::kCoefficients;
+};
+Status h_step(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, const HStepSpec& spec, const cudaEvent_t arrived[3],
+              void* d_workspace, size_t* workspace_bytes, cudaStream_t stream);
+
 }  // namespace cuzk::ntt::cuda
