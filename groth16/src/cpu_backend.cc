@@ -35,33 +35,37 @@ class CpuH {
   //   coset-iNTT(A_g·B_g − C_g) = coset-iNTT(A_g·B_g) − iNTT(c),
   // 6 transforms instead of 7 with the same bits (the field is exact; the
   // device's h_step does the same, ntt/cuda/ntt.h).
+  // The transforms chain their orders (natural → bit-reversed → natural) so
+  // that one permutation pass remains, at the end.
   Status h_bellperson(const ntt::Domain& d, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
     const Fr g = ff::fr_generator(ff::RootConvention::kBellperson);
     for (std::span<Fr> x : {a, b}) {
-      RETURN_IF_ERROR(ntt::inverse(d, x, ntt::Order::kNaturalToNatural, pool_));
-      RETURN_IF_ERROR(ntt::coset_forward(d, x, g, ntt::Order::kNaturalToBitReversed, pool_));
+      RETURN_IF_ERROR(ntt::inverse(d, x, ntt::Order::kNaturalToBitReversed, pool_));
+      RETURN_IF_ERROR(ntt::coset_forward(d, x, g, ntt::Order::kBitReversedToNatural, pool_));
     }
-    RETURN_IF_ERROR(ntt::inverse(d, c, ntt::Order::kNaturalToNatural, pool_));
+    RETURN_IF_ERROR(ntt::inverse(d, c, ntt::Order::kNaturalToBitReversed, pool_));
     pool_->parallel_for(a.size(), 4096, [&](size_t lo, size_t hi) {
       for (size_t i = lo; i < hi; ++i) a[i] *= b[i];
     });
-    RETURN_IF_ERROR(ntt::coset_inverse(d, a, g, ntt::Order::kBitReversedToNatural, pool_));
+    RETURN_IF_ERROR(ntt::coset_inverse(d, a, g, ntt::Order::kNaturalToBitReversed, pool_));
     const Fr z_inv = (g.pow(uint64_t(d.size())) - Fr::one()).inverse();
-    pool_->parallel_for(a.size(), 4096, [&](size_t lo, size_t hi) {
+    pool_->parallel_for(a.size(), 4096, [&](size_t lo, size_t hi) {  // both bit-reversed
       for (size_t i = lo; i < hi; ++i) a[i] = (a[i] - c[i]) * z_inv;
     });
+    RETURN_IF_ERROR(ntt::bit_reverse_permute(a, pool_));
     if (!a[d.size() - 1].is_zero())
       return failed_precondition(
           "A·B − C is not divisible by Z: the witness does not satisfy the circuit (h has degree n − 1)");
     return ok_status();
   }
 
-  // P_j = a_j·b_j − c_j on the odd coset ω(2n)·ω(n)^j: 3 iNTT + 3 coset NTT.
+  // P_j = a_j·b_j − c_j on the odd coset ω(2n)·ω(n)^j: 3 iNTT + 3 coset NTT,
+  // their orders chained so that no permutation pass is needed.
   Status h_snarkjs(const ntt::Domain& d, int lg_n, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c) {
     const Fr shift = ff::root_of_unity(lg_n + 1, ff::RootConvention::kSnarkjs);
     for (std::span<Fr> x : {a, b, c}) {
-      RETURN_IF_ERROR(ntt::inverse(d, x, ntt::Order::kNaturalToNatural, pool_));
-      RETURN_IF_ERROR(ntt::coset_forward(d, x, shift, ntt::Order::kNaturalToNatural, pool_));
+      RETURN_IF_ERROR(ntt::inverse(d, x, ntt::Order::kNaturalToBitReversed, pool_));
+      RETURN_IF_ERROR(ntt::coset_forward(d, x, shift, ntt::Order::kBitReversedToNatural, pool_));
     }
     pool_->parallel_for(a.size(), 4096, [&](size_t lo, size_t hi) {
       for (size_t i = lo; i < hi; ++i) a[i] = a[i] * b[i] - c[i];
