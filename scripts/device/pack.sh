@@ -6,21 +6,22 @@
 # GPU machine has no gRPC packages).
 #   scripts/device/pack.sh [TEST...]   e.g. pack.sh engine_gpu_test groth16_cuda_test
 # Test binaries named are built and packed under tests/ (perf-guard.sh's
-# `tests` step runs them there).
+# `tests` step runs them there); bin/ holds cuzk and cuzk-gpu-bench (the
+# kernel benches, for env-ab.sh and profiling).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cmake --preset cuda >/dev/null
-cmake --build --preset cuda -j "$(nproc)" --target cuzk "$@"
+cmake --build --preset cuda -j "$(nproc)" --target cuzk cuzk-gpu-bench "$@"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin" "$stage/lib"
-cp build-cuda/bin/cuzk "$stage/bin/"
+cp build-cuda/bin/cuzk build-cuda/bin/cuzk-gpu-bench "$stage/bin/"
 mkdir -p "$stage/tests"
 for t in "$@"; do cp "build-cuda/tests/$t" "$stage/tests/"; done
 # Every library ldd finds except those every Linux machine with a GPU driver
 # and a C++ runtime has (libc, libm, libstdc++, libgcc_s, the loader, the
 # driver); the CUDA runtime is linked statically.
-ldd build-cuda/bin/cuzk "${@/#/build-cuda/tests/}" | awk '/=> \// {print $3}' | while read -r lib; do
+ldd build-cuda/bin/cuzk build-cuda/bin/cuzk-gpu-bench "${@/#/build-cuda/tests/}" | awk '/=> \// {print $3}' | while read -r lib; do
   case $(basename "$lib") in
     libc.so*|libm.so*|libstdc++.so*|libgcc_s.so*|ld-linux*|libcuda.so*|libpthread.so*|libdl.so*|librt.so*) ;;
     *) [[ -f $stage/lib/$(basename "$lib") ]] || cp -L "$lib" "$stage/lib/" ;;
