@@ -1,15 +1,30 @@
 // The PoRep-shaped synthetic circuit (synthetic.h, generate_porep_shaped).
 //
-// Every aux variable j gets its value first (a bit with probability 0.9, else
-// a random field element; variables used in B are always bits), then each row
-// is built from its index alone, so that both passes (term counts, then the
-// terms) run in parallel. Row r < aux belongs to variable z = aux r:
+// Every aux variable j gets its value first, then each row is built from its
+// index alone, so that both passes (term counts, then the terms) run in
+// parallel. Row r < aux belongs to variable z = aux r:
 //   z in A ("A-aux"):  A = z + E, B = ONE or y, C = A when ⟨B⟩ = 1, else empty
-//                      (E: 0–3 further aux variables near z; y = aux r+1, a bit)
+//                      (E: 0–3 further aux variables near z; y = aux r+1, in B)
 //   z not in A:        A = empty, B = z (+ y), C = empty          (0·B = 0)
 // then one row in·ONE = in per public input, then check rows x·ONE = x.
 // Exactly (aux − A-aux) variables are left out of A, spread evenly; the
 // variables in B are spread evenly among the others.
+//
+// The values follow a real PoRep partition's witness (docs/perf.md §6: L
+// zeros 50.6%, ones 46.5%, tail 2.9%; A tail 2.2%; B tail 8.0%), the "tail"
+// being the values that are neither 0 nor 1:
+//   - a variable outside A (0.3% of aux, all in B) is a random element;
+//   - a B variable in A is "wide" (a random element) when its hash picks it
+//     (kBPick) and the hash does not pick aux j−1 as well; aux j−1 is then 0,
+//     and its row takes only zero-valued E, so that ⟨A⟩ = 0 and C is empty
+//     (0·y = 0); every other B variable in A is a bit, as C = A needs (the
+//     out-of-A rows B = z (+ y), the input and the check rows take any value);
+//   - any other variable is a random element with probability kPlainTail,
+//     else a bit (0 or 1, equal odds).
+// B variables are ≈ 25.4% of aux at every lg, so B's tail is ≈ 8%, L's
+// ≈ 2.9% and A's aux ≈ 2.6% (at lg < 20 the public inputs, 1/64 of the
+// domain and all random, add ≈ 1.6 points to A); the forced zeros make
+// zeros ≈ 49% against ≈ 48% ones.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -38,6 +53,16 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// A hash as a uniform number in [0, 1).
+double unit(uint64_t h) { return double(h >> 11) * 0x1p-53; }
+
+// The share of B variables in A that the hash picks to be wide (a pick whose
+// predecessor is picked too stays a bit, so slightly fewer end up wide), and
+// the tail share of the variables that are neither in B nor forced to 0;
+// chosen so that, with the variables outside A, B's tail is ≈ 8% and L's
+// ≈ 2.9% (measured at lg 14 to 22).
+constexpr double kBPick = 0.0686, kPlainTail = 0.0119;
+
 struct Layout {
   PorepShape s;
   uint64_t seed = 0;
@@ -46,6 +71,11 @@ struct Layout {
   uint64_t circuit_rows = 0;
   bool out_of_a(uint64_t j) const { return spread(j, not_a, s.num_aux); }
   bool in_b(uint64_t j) const { return j >= 1 && j < s.num_aux && !out_of_a(j) && spread(j * 7 % s.num_aux, b_count, s.num_aux); }
+  bool b_pick(uint64_t j) const { return in_b(j) && unit(mix(seed ^ 0x5b1de ^ (j * 0xd1342543de82ef95ull))) < kBPick; }
+  // A B variable in A that holds a random element (in_b(j) implies j >= 1).
+  bool b_wide(uint64_t j) const { return b_pick(j) && !b_pick(j - 1); }
+  // Aux j in A, forced to 0 because its row's y = aux j+1 is wide.
+  bool zeroed(uint64_t j) const { return j + 1 < s.num_aux && !out_of_a(j) && b_wide(j + 1); }
   uint64_t var(uint64_t aux) const { return s.num_inputs + aux; }
 };
 
@@ -87,6 +117,8 @@ void make_row(const Layout& L, std::span<const Fr> w, uint64_t r, Row* row) {
     if (y_in) row->b[row->nb++] = {uint32_t(z + 1), kOne};
     return;
   }
+  // y wide: z is 0 (make_witness) and E takes only zero-valued variables.
+  const bool zero_row = y_in && L.b_wide(r + 1);
   uint64_t h = mix(L.seed + r);
   const int extra = int(h % 20 < 5 ? 0 : h % 20 < 11 ? 1 : h % 20 < 17 ? 2 : 3);
   row->a[row->na++] = {uint32_t(z), kOne};
@@ -94,8 +126,14 @@ void make_row(const Layout& L, std::span<const Fr> w, uint64_t r, Row* row) {
     h = mix(h);
     const uint64_t back = 1 + h % 4096;
     uint64_t j = (r + n - back % n) % n;
-    if (L.out_of_a(j)) j = (j + 1) % n;
-    if (L.out_of_a(j)) continue;
+    if (zero_row) {
+      int k = 0;
+      for (; k < 64 && (L.out_of_a(j) || !w[L.var(j)].is_zero()); ++k) j = (j + n - 1) % n;
+      if (k == 64) continue;
+    } else {
+      if (L.out_of_a(j)) j = (j + 1) % n;
+      if (L.out_of_a(j)) continue;
+    }
     const uint32_t v = uint32_t(L.var(j));
     bool dup = false;
     for (int k = 0; k < row->na; ++k) dup |= row->a[k].var == v;
@@ -127,7 +165,13 @@ std::vector<Fr> make_witness(const Layout& L, ThreadPool& pool) {
       } else {
         const uint64_t j = i - L.s.num_inputs;
         const uint64_t h = rng();
-        if (L.in_b(j) || h % 10 != 0) w[i] = (h >> 8) & 1 ? Fr::one() : Fr::zero();
+        bool wide = L.out_of_a(j) || L.b_wide(j);
+        if (!wide && L.zeroed(j)) {
+          w[i] = Fr::zero();
+          continue;
+        }
+        wide = wide || (!L.in_b(j) && unit(h) < kPlainTail);
+        if (!wide) w[i] = h & 1 ? Fr::one() : Fr::zero();
         else do w[i] = Fr::random(rng); while (w[i].is_zero() || w[i].is_one());
       }
     }

@@ -6,6 +6,7 @@
 #include "cuzk/r1cs/density.h"
 #include "cuzk/r1cs/eval.h"
 #include "cuzk/r1cs/synthetic.h"
+#include "cuzk/r1cs/witness_stats.h"
 #include "test_util.h"
 
 namespace cuzk::r1cs {
@@ -103,11 +104,15 @@ TEST(Synthetic, RejectsBadParameters) {
 namespace cuzk::r1cs {
 namespace {
 
-// The PoRep-shaped generator: satisfiable, and with the densities it
-// promises (the A-aux count exactly; B close, since its spread is corrected
-// for the overlap with the variables left out of A).
+// The PoRep-shaped generator: satisfiable, with the densities it promises
+// (the A-aux count exactly; B close, since its spread is corrected for the
+// overlap with the variables left out of A), and with the value shares of a
+// real PoRep partition's witness by query (docs/perf.md §6: L zeros 50.6%,
+// ones 46.5%, tail 2.9%; A tail 2.2%; B tail 8.0%), counted as the GPU
+// prover's 0/1 split sees them.
 TEST(PorepShape, SatisfiableWithThePromisedDensities) {
   const uint64_t seed = cuzk::fresh_test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
   for (int lg : {10, 14}) {
     SCOPED_TRACE("lg " + std::to_string(lg));
     auto sc = generate_porep_shaped(lg, seed);
@@ -121,9 +126,36 @@ TEST(PorepShape, SatisfiableWithThePromisedDensities) {
     EXPECT_EQ(d.a_aux.popcount, s.a_aux);
     EXPECT_EQ(d.b_input.popcount, 1u);  // ONE only
     EXPECT_NEAR(double(d.b_aux.popcount), double(s.b_aux), 0.01 * double(s.b_aux) + 2);
+
+    auto q = classify_query_values(d, sc->witness, s.num_inputs);
+    ASSERT_TRUE(q.ok()) << q.status().to_string();
+    EXPECT_EQ(sc->stats.zero_one_aux, q->l.zeros + q->l.ones);
+    // ≈ 2.9% of aux is tail; wide enough for lg 10's 963 aux values.
     const double zero_one = double(sc->stats.zero_one_aux) / double(s.num_aux);
-    EXPECT_GT(zero_one, 0.85);
-    EXPECT_LT(zero_one, 0.97);
+    EXPECT_GT(zero_one, 0.95);
+    EXPECT_LT(zero_one, 0.995);
+    // A without the inputs: below lg 20 the public inputs are 1/64 of the
+    // domain (a real partition has a few hundred at most), all random, so
+    // they would add ≈ 1.6 points to A's tail.
+    DensityBitmaps aux_a = d;
+    aux_a.a_input = Bitmap(s.num_inputs);
+    auto qa = classify_query_values(aux_a, sc->witness, s.num_inputs);
+    ASSERT_TRUE(qa.ok()) << qa.status().to_string();
+    EXPECT_EQ(qa->a.positions, s.a_aux);
+    EXPECT_EQ(q->a.tail() - qa->a.tail(), s.num_inputs - 1);  // ONE is 1, the others random
+    if (lg < 14) continue;  // lg 10 has ≈ 250 B variables: too few for the shares
+    auto share = [](uint64_t x, const ValueClasses& v) { return double(x) / double(v.positions); };
+    EXPECT_EQ(q->l.positions, s.num_aux);
+    EXPECT_GE(share(q->l.tail(), q->l), 0.020);
+    EXPECT_LE(share(q->l.tail(), q->l), 0.040);
+    EXPECT_GE(share(q->l.zeros, q->l), 0.40);
+    EXPECT_LE(share(q->l.zeros, q->l), 0.60);
+    EXPECT_GE(share(q->l.ones, q->l), 0.40);
+    EXPECT_LE(share(q->l.ones, q->l), 0.60);
+    EXPECT_GE(share(qa->a.tail(), qa->a), 0.015);
+    EXPECT_LE(share(qa->a.tail(), qa->a), 0.040);
+    EXPECT_GE(share(q->b.tail(), q->b), 0.05);
+    EXPECT_LE(share(q->b.tail(), q->b), 0.11);
   }
   // The exact partition figures at 2^27.
   const PorepShape p = porep_shape(27);

@@ -74,8 +74,10 @@ struct PorepShape {
 PorepShape porep_shape(int lg);
 
 // A satisfiable circuit of that shape (8 <= lg <= 27) for benchmarks: its rows
-// without the per-input rows, ~90% of aux values 0 or 1, B-input density ONE
-// only, a few terms per linear combination. Built in parallel on `pool`
+// without the per-input rows, B-input density ONE only, a few terms per
+// linear combination, and the value shares of a real PoRep partition's
+// witness: ≈ 97% of aux values 0 or 1 (zeros ≈ 49%, ones ≈ 48%), B's values
+// ≈ 8% neither, A's aux ≈ 2.6% (porep_shape.cc). Built in parallel on `pool`
 // (default pool when null) from the row index alone; at lg = 27 it holds
 // ≈ 700M non-zeros (≈ 7 GB) and its witness 4.2 GB.
 StatusOr<SyntheticCircuit> generate_porep_shaped(int lg, uint64_t seed, ThreadPool* pool = nullptr);
