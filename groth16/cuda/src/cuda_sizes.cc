@@ -173,8 +173,9 @@ StreamedSizes streamed_sizes(const KeyShape& s, size_t batch, size_t chunk, bool
 
 StreamedSizes fit_streamed(const KeyShape& s, uint64_t available, bool allow_side) {
   // Batches no larger than the MSMs need. The H batch goes first: the H MSM
-  // streams n points, a tail some tenth of that, and a smaller chunk costs a
-  // tail little (2^22 → 2^20: more chunks of a quarter the size).
+  // streams n points, a tail a few percent of its query's (docs/perf.md §6),
+  // and a smaller chunk costs a tail little (2^22 → 2^20: more chunks of a
+  // quarter the size).
   const int top = ceil_lg(s.n_h, 10, std::max(10, s.tuning.streamed_batch_lg));
   const int top_chunk = ceil_lg(std::max({s.m_l, s.m_a, s.m_b}), 10, kMaxChunkLg);
   auto fit = [&](bool side, int lowest) {
