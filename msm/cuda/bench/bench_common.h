@@ -14,7 +14,7 @@
 namespace cuzk::gpu_bench {
 
 struct Options {
-  std::string command;       // msm | ones | ntt | h2d
+  std::string command;       // msm | ones | ntt | h2d | pipes
   std::string curve = "g1";  // g1 | g2 (msm)
   int lg_min = 20, lg_max = 24;
   int reps = 5;
@@ -75,5 +75,6 @@ Status run_msm_bench(const Options& o, std::vector<Record>* out);
 Status run_ones_bench(const Options& o, std::vector<Record>* out);
 Status run_ntt_bench(const Options& o, std::vector<Record>* out);
 Status run_h2d_bench(const Options& o, std::vector<Record>* out);
+Status run_pipes_bench(const Options& o, std::vector<Record>* out);
 
 }  // namespace cuzk::gpu_bench

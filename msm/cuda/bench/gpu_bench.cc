@@ -5,6 +5,7 @@
 //   cuzk-gpu-bench ones --curve g1|g2 --lg-min 20 --lg-max 27 [--density 45] [--reps 5] [--json f]
 //   cuzk-gpu-bench ntt --lg-min 20 --lg-max 27 [--reps 5] [--json f]   (CUZK_NTT_PASS_RADIX=4: the pass kernel two stages at a time)
 //   cuzk-gpu-bench h2d [--json f]
+//   cuzk-gpu-bench pipes [--reps 5] [--json f]   (the Fp product beside FP64 work: bench_pipes.cu)
 // Prints one line per figure and a JSON document (device, build, records).
 #include <chrono>
 #include <cstdio>
@@ -92,7 +93,7 @@ int run(int argc, char** argv) {
   Options o;
   if (!parse(argc, argv, &o)) {
     std::fprintf(stderr,
-                 "usage: cuzk-gpu-bench msm|ones|ntt|h2d [--curve g1|g2] [--lg-min N] [--lg-max N] [--lg N] [--reps N]\n"
+                 "usage: cuzk-gpu-bench msm|ones|ntt|h2d|pipes [--curve g1|g2] [--lg-min N] [--lg-max N] [--lg N] [--reps N]\n"
                  "                      [--streamed] [--batch-lg N] [--affine-rounds N (-1: auto)]\n"
                  "                      [--window-bits N (0: auto)] [--reduce-group N[,N...] (0: chosen)] [--density PERCENT (ones)]\n"
                  "                      [--json FILE]\n");
@@ -114,6 +115,7 @@ int run(int argc, char** argv) {
   else if (o.command == "ones") s = run_ones_bench(o, &recs);
   else if (o.command == "ntt") s = run_ntt_bench(o, &recs);
   else if (o.command == "h2d") s = run_h2d_bench(o, &recs);
+  else if (o.command == "pipes") s = run_pipes_bench(o, &recs);
   else s = invalid_argument("unknown command " + o.command);
   const std::string doc = to_json(o, *dev, recs);
   if (!o.json_path.empty()) std::ofstream(o.json_path) << doc;
