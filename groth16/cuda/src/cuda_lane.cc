@@ -523,12 +523,7 @@ Status CudaLane::collect_marks() {
 // snarkjs keeps the evaluations on the odd coset ω(2n)·ω(n)^j (6 transforms).
 Status CudaLane::h_step(const KeyShape& s) {
   const bool bell = s.layout == KeyLayout::kBellperson;
-  ntt::cuda::HStepSpec spec;
-  spec.lg_n = s.lg_n;
-  spec.convention = root_convention(s.layout);
-  spec.shift = bell ? ff::fr_generator(spec.convention) : ff::root_of_unity(s.lg_n + 1, spec.convention);
-  spec.k = bell ? (spec.shift.pow(s.n) - Fr::one()).inverse() : Fr::one();
-  spec.output = bell ? ntt::cuda::HOutput::kCoefficients : ntt::cuda::HOutput::kCosetEvaluations;
+  const ntt::cuda::HStepSpec spec = bell ? ntt::cuda::bellperson_h_step(s.lg_n) : ntt::cuda::snarkjs_h_step(s.lg_n);
   Fr* d_a = reinterpret_cast<Fr*>(set_->a.data());
   Fr* d_b = reinterpret_cast<Fr*>(set_->bc.data());
   // Each polynomial's transforms wait only for its own upload, so that the

@@ -102,12 +102,7 @@ Status check_round_trip(Bufs& f, int lg, std::vector<Record>* out) {
 // (ntt::cuda::h_step, bellperson's output: H's coefficients, 6 transforms).
 Status bench_h_step(Bufs& f, int lg, int reps, std::vector<Record>* out) {
   const size_t n = size_t(1) << lg;
-  ntt::cuda::HStepSpec spec;
-  spec.lg_n = lg;
-  spec.convention = ff::RootConvention::kBellperson;
-  spec.shift = ff::fr_generator(spec.convention);
-  spec.k = (spec.shift.pow(uint64_t(n)) - Fr::one()).inverse();
-  spec.output = ntt::cuda::HOutput::kCoefficients;
+  const ntt::cuda::HStepSpec spec = ntt::cuda::bellperson_h_step(lg);
   Fr* abc[3] = {f.data.data(), f.b.data(), f.c.data()};
   auto step = [&]() -> Status {
     return ntt::cuda::h_step(abc[0], abc[1], abc[2], spec, nullptr, f.ws.data(), &f.ws_bytes, f.stream.get());
@@ -119,7 +114,7 @@ Status bench_h_step(Bufs& f, int lg, int reps, std::vector<Record>* out) {
     return event_time(f.stream, step);
   };
   ASSIGN_OR_RETURN(Record r, time_runs("h_step", lg, reps, once));
-  r.note = "3 iNTT(N->R) + 2 coset NTT(R->N) + a*b + coset iNTT(N->R) + (.-c)*zinv + bitrev, device-resident";
+  r.note = "bellperson: 3 iNTT(N->R), 2 coset NTT(R->N), coset iNTT(N->R) with a*b on its first load and *zinv, -c on its last store, bitrev; device-resident";
   out->push_back(r);
   print(r);
   return ok_status();

@@ -646,6 +646,26 @@ Status h_step(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, const HStepSpec& spec, cons
   return bit_reverse_permute(d_a, spec.lg_n, stream);
 }
 
+HStepSpec bellperson_h_step(int lg_n) {
+  HStepSpec spec;
+  spec.lg_n = lg_n;
+  spec.convention = ff::RootConvention::kBellperson;
+  spec.shift = ff::fr_generator(spec.convention);
+  spec.k = (spec.shift.pow(uint64_t(1) << lg_n) - ff::Fr::one()).inverse();
+  spec.output = HOutput::kCoefficients;
+  return spec;
+}
+
+HStepSpec snarkjs_h_step(int lg_n) {
+  HStepSpec spec;
+  spec.lg_n = lg_n;
+  spec.convention = ff::RootConvention::kSnarkjs;
+  spec.shift = ff::root_of_unity(lg_n + 1, spec.convention);
+  spec.k = ff::Fr::one();
+  spec.output = HOutput::kCosetEvaluations;
+  return spec;
+}
+
 Status scale(ff::Fr* d_data, const ff::Fr& k, size_t n, cudaStream_t stream) {
   if (n == 0) return ok_status();
   scale_kernel<<<grid_for(n, 256), 256, 0, stream>>>(reinterpret_cast<DFr*>(d_data), to_dev(k), n);

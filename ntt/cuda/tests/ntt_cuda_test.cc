@@ -325,6 +325,27 @@ TEST_F(DeviceNttTest, RadixFourPassesMatchDftAndRadixTwo) {
   }
 }
 
+// The two provers' H-step specs (no device needed): bellperson divides by
+// Z(g) = g^n − 1 on the generator's coset and keeps the coefficients; snarkjs
+// evaluates on the odd coset of the 2n-th roots (g^n = −1), k = 1.
+TEST(HStepSpecs, BellpersonAndSnarkjs) {
+  for (int lg : {0, 1, 5, 20, 27}) {
+    const uint64_t n = uint64_t(1) << lg;
+    const HStepSpec bell = bellperson_h_step(lg);
+    EXPECT_EQ(bell.lg_n, lg);
+    EXPECT_EQ(bell.convention, RootConvention::kBellperson);
+    EXPECT_EQ(bell.output, HOutput::kCoefficients);
+    EXPECT_EQ(bell.shift, Fr::from_uint(7));
+    EXPECT_EQ(bell.k * (bell.shift.pow(n) - Fr::one()), Fr::one());
+    const HStepSpec sj = snarkjs_h_step(lg);
+    EXPECT_EQ(sj.lg_n, lg);
+    EXPECT_EQ(sj.convention, RootConvention::kSnarkjs);
+    EXPECT_EQ(sj.output, HOutput::kCosetEvaluations);
+    EXPECT_EQ(sj.k, Fr::one());
+    EXPECT_EQ(sj.shift.pow(n), -Fr::one());
+  }
+}
+
 TEST(NttPassRadix, OnlyTwoOrFour) {
   const int before = pass_radix();
   EXPECT_EQ(set_pass_radix(3).code(), StatusCode::kInvalidArgument);

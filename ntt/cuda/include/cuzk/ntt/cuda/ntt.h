@@ -125,5 +125,11 @@ struct HStepSpec {
 };
 Status h_step(ff::Fr* d_a, ff::Fr* d_b, ff::Fr* d_c, const HStepSpec& spec, const cudaEvent_t arrived[3],
               void* d_workspace, size_t* workspace_bytes, cudaStream_t stream);
+// The two provers' H steps at n = 2^lg_n (lg_n in [0, kMaxLgN]):
+//   bellperson: coefficients of H, read back from the coset g = the field's
+//               generator (7), k = (g^n − 1)^-1, bellperson's roots;
+//   snarkjs:    (A·B − C) on the odd coset ω(2n)·ω(n)^j, k = 1, snarkjs' roots.
+HStepSpec bellperson_h_step(int lg_n);
+HStepSpec snarkjs_h_step(int lg_n);
 
 }  // namespace cuzk::ntt::cuda
