@@ -11,13 +11,19 @@
 // chains; D = 0 is the product alone, "dfma only" the fused multiply-adds
 // alone. If the time per iteration with D = 740 stays near the larger of the
 // two alone, the pipes overlap and a kernel that gives some of its products
-// to the FP64 pipe would gain.
+// to the FP64 pipe would gain. Then the real thing: the FP64 product
+// (ff/fp48.h) alone, and one chain of each per thread — checked first
+// against the IMAD product on 4096 pairs (the same Montgomery form, R = 2^384).
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "bench_common.h"
+#include "cuzk/base/random.h"
+#include "cuzk/ff/fp.h"
 #include "cuzk/ff/cuda/fields.cuh"
+#include "cuzk/ff/fp48.h"
 #include "cuzk/gpu/buffer.h"
 #include "cuzk/gpu/check.h"
 #include "cuzk/gpu/device.h"
@@ -51,6 +57,88 @@ __global__ void __launch_bounds__(kThreads) pipes_kernel(const DFp* in, DFp* out
   dout[t] = s;
 }
 
+using ff::fp48::DeviceOps;
+using ff::fp48::Elem;
+
+// x = x·y over the 48-bit limbs, and with kImad an Fp chain beside it.
+template <bool kImad>
+__global__ void __launch_bounds__(kThreads) fp48_kernel(const DFp* in, DFp* out, double* dout, int iters) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  DFp x = in[t % 1024];
+  const DFp y = in[(t + 7) % 1024];
+  Elem ex = ff::fp48::from_words(reinterpret_cast<const uint64_t*>(&in[(t + 3) % 1024]));
+  const Elem ey = ff::fp48::from_words(reinterpret_cast<const uint64_t*>(&in[(t + 5) % 1024]));
+  for (int i = 0; i < iters; ++i) {
+    if constexpr (kImad) x = x * y;
+    ff::fp48::mont_mul<DeviceOps>(ex, ex, ey);
+  }
+  out[t] = x;
+  double s = 0;
+#pragma unroll
+  for (int k = 0; k < ff::fp48::kLimbs; ++k) s += ex.v[k];
+  dout[t] = s;
+}
+
+// prod[i] = a[i]·b[i] both ways: the IMAD product and the FP64 one.
+__global__ void fp48_check_kernel(const DFp* a, const DFp* b, DFp* want, Elem* got, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  want[i] = a[i] * b[i];
+  Elem r;
+  ff::fp48::mont_mul<DeviceOps>(r, ff::fp48::from_words(reinterpret_cast<const uint64_t*>(&a[i])),
+                                ff::fp48::from_words(reinterpret_cast<const uint64_t*>(&b[i])));
+  got[i] = r;
+}
+
+bool geq_p(const uint64_t w[6]) {
+  for (int i = 5; i >= 0; --i)
+    if (w[i] != ff::fp48::kP64[i]) return w[i] > ff::fp48::kP64[i];
+  return true;
+}
+void sub_p(uint64_t w[6]) {
+  unsigned __int128 borrow = 0;
+  for (int i = 0; i < 6; ++i) {
+    const unsigned __int128 d = (unsigned __int128)w[i] - ff::fp48::kP64[i] - borrow;
+    w[i] = uint64_t(d);
+    borrow = (d >> 64) != 0;
+  }
+}
+
+// The FP64 product against the IMAD one on n random canonical pairs (plus
+// their lazy twins in [p, 2p) for every other a): true when all agree.
+StatusOr<bool> check_fp48(gpu::Stream& stream, std::string* detail) {
+  constexpr unsigned n = 4096;
+  TestRng rng{OsRng()()};
+  std::vector<ff::Fp> a(n), b(n);
+  for (unsigned i = 0; i < n; ++i) a[i] = ff::Fp::random(rng), b[i] = ff::Fp::random(rng);
+  ASSIGN_OR_RETURN(auto da, gpu::DeviceBuffer<DFp>::allocate(n));
+  ASSIGN_OR_RETURN(auto db, gpu::DeviceBuffer<DFp>::allocate(n));
+  ASSIGN_OR_RETURN(auto dw, gpu::DeviceBuffer<DFp>::allocate(n));
+  ASSIGN_OR_RETURN(auto dg, gpu::DeviceBuffer<Elem>::allocate(n));
+  static_assert(sizeof(ff::Fp) == sizeof(DFp));
+  RETURN_IF_ERROR(da.upload(reinterpret_cast<const DFp*>(a.data()), n, stream.get()));
+  RETURN_IF_ERROR(db.upload(reinterpret_cast<const DFp*>(b.data()), n, stream.get()));
+  fp48_check_kernel<<<n / 128, 128, 0, stream.get()>>>(da.data(), db.data(), dw.data(), dg.data(), n);
+  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  std::vector<DFp> want(n);
+  std::vector<Elem> got(n);
+  RETURN_IF_ERROR(dw.download(want.data(), n, stream.get()));
+  RETURN_IF_ERROR(dg.download(got.data(), n, stream.get()));
+  RETURN_IF_ERROR(stream.synchronize());
+  unsigned bad = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    uint64_t g[6], w[6];
+    ff::fp48::to_words(got[i], g);
+    std::memcpy(w, &want[i], sizeof w);
+    const ff::Fp host = a[i] * b[i];
+    if (std::memcmp(w, host.mont().data(), sizeof w) != 0) ++bad;  // the IMAD product itself
+    if (geq_p(g)) sub_p(g);
+    if (std::memcmp(g, w, sizeof w) != 0) ++bad;
+  }
+  *detail = std::to_string(n - bad) + " of " + std::to_string(n) + " FP64 products agree with the IMAD and host ones";
+  return bad == 0;
+}
+
 struct Probe {
   std::string name;
   int d;
@@ -81,9 +169,23 @@ Status run_pipes_bench(const Options& o, std::vector<Record>* out) {
       {"pipes_fp_mul_dfma_370", 370, true, pipes_kernel<370, true>},
       {"pipes_fp_mul_dfma_740", 740, true, pipes_kernel<740, true>},
   };
+  Record check;
+  check.op = "pipes_fp48_check";
+  std::string detail;
+  ASSIGN_OR_RETURN(check.ok, check_fp48(stream, &detail));
+  check.checked = true;
+  check.note = detail;
+  std::printf("%-24s %s: %s\n", check.op.c_str(), check.ok ? "ok" : "MISMATCH", detail.c_str());
+  out->push_back(check);
+  const std::vector<Probe> fp48_probes = {
+      {"pipes_fp48_mul", 0, false, fp48_kernel<false>},
+      {"pipes_fp_mul_fp48_mul", 0, true, fp48_kernel<true>},
+  };
   const int iters = 2048;
   const double cycles_per_ms = double(dev.clock_khz);  // kHz = cycles per ms
-  for (const Probe& p : probes) {
+  std::vector<Probe> all = probes;
+  if (check.ok) all.insert(all.end(), fp48_probes.begin(), fp48_probes.end());
+  for (const Probe& p : all) {
     auto once = [&]() -> StatusOr<float> {
       return event_time(stream, [&] {
         p.kernel<<<blocks, kThreads, 0, stream.get()>>>(in.data(), res.data(), dres.data(), iters);
@@ -94,8 +196,13 @@ Status run_pipes_bench(const Options& o, std::vector<Record>* out) {
     // SM-cycles per iteration of one thread, at the device's maximum SM clock.
     const double per_iter = r.median_ms * cycles_per_ms * dev.sm_count / (double(threads) * iters);
     char note[160];
-    std::snprintf(note, sizeof note, "%.2f SM-cycles per iteration (%s%s%d DFMA)", per_iter,
-                  p.imad ? "one Fp product" : "", p.imad && p.d ? " + " : "", p.d);
+    const bool fp48 = p.name.find("fp48") != std::string::npos;
+    if (fp48)
+      std::snprintf(note, sizeof note, "%.2f SM-cycles per iteration (%sone FP64 product)", per_iter,
+                    p.imad ? "one Fp product + " : "");
+    else
+      std::snprintf(note, sizeof note, "%.2f SM-cycles per iteration (%s%s%d DFMA)", per_iter,
+                    p.imad ? "one Fp product" : "", p.imad && p.d ? " + " : "", p.d);
     r.note = note;
     std::printf("%-24s %9.3f ms  %s\n", p.name.c_str(), r.median_ms, note);
     out->push_back(r);

@@ -1,0 +1,150 @@
+// The FP64 base-field product (ff/fp48.h) against ff::Fp, on the host with
+// the rounding mode switched around its round-toward-zero fused
+// multiply-adds (this file is built with -frounding-math). Fresh random
+// operands every run, canonical and lazy (in [p, 2p)).
+#include <gtest/gtest.h>
+
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+
+#include "cuzk/base/random.h"
+#include "cuzk/ff/fp.h"
+#include "cuzk/ff/fp48.h"
+
+namespace cuzk::ff {
+namespace {
+
+struct HostOps {
+  static double fma_rz(double x, double y, double z) {
+    std::fesetround(FE_TOWARDZERO);
+    const double r = std::fma(x, y, z);
+    std::fesetround(FE_TONEAREST);
+    return r;
+  }
+  static double fma(double x, double y, double z) { return std::fma(x, y, z); }
+};
+
+using Words = std::array<uint64_t, 6>;
+
+Words words_of(const Fp& x) {
+  Words w;
+  std::memcpy(w.data(), x.mont().data(), sizeof w);
+  return w;
+}
+
+// w + p (w < p: the lazy twin of the same residue, below 2p < 2^382).
+Words plus_p(Words w) {
+  unsigned __int128 carry = 0;
+  for (int i = 0; i < 6; ++i) {
+    carry += (unsigned __int128)w[i] + fp48::kP64[i];
+    w[i] = uint64_t(carry);
+    carry >>= 64;
+  }
+  return w;
+}
+
+bool geq_p(const Words& w) {
+  for (int i = 5; i >= 0; --i)
+    if (w[i] != fp48::kP64[i]) return w[i] > fp48::kP64[i];
+  return true;
+}
+
+Words minus_p(Words w) {
+  __int128 borrow = 0;
+  for (int i = 0; i < 6; ++i) {
+    const __int128 d = (__int128)w[i] - fp48::kP64[i] + borrow;
+    w[i] = uint64_t(d);
+    borrow = d < 0 ? -1 : 0;
+  }
+  return w;
+}
+
+// The product's result as words, checked to be limbs below 2^48 and below 2p,
+// then reduced below p.
+Words product(const Words& a, const Words& b) {
+  const fp48::Elem x = fp48::from_words(a.data()), y = fp48::from_words(b.data());
+  fp48::Elem r;
+  fp48::mont_mul<HostOps>(r, x, y);
+  for (double v : r.v) {
+    EXPECT_GE(v, 0.0);
+    EXPECT_LT(v, fp48::kTwo48);
+    EXPECT_EQ(v, std::floor(v));
+  }
+  Words w;
+  fp48::to_words(r, w.data());
+  if (geq_p(w)) w = minus_p(w);
+  EXPECT_FALSE(geq_p(w)) << "output not below 2p";
+  return w;
+}
+
+TEST(Fp48, HostRoundingTowardZeroIsInEffect) {
+  const double one_ulp = std::ldexp(1.0, -52);
+  const double x = 1 + one_ulp, y = 1 - std::ldexp(1.0, -53), z = std::ldexp(1.0, -53);
+  // x·y + z = 1 + 2^-52 − 2^-105: to nearest 1 + 2^-52, toward zero 1.
+  EXPECT_EQ(HostOps::fma(x, y, z), 1 + one_ulp);
+  EXPECT_EQ(HostOps::fma_rz(x, y, z), 1.0);
+}
+
+TEST(Fp48, LimbProductSplitIsExact) {
+  TestRng rng(fresh_test_seed());
+  for (int i = 0; i < 200000; ++i) {
+    uint64_t a = rng() & fp48::kMask48, b = rng() & fp48::kMask48;
+    if (i < 4) a = i & 1 ? fp48::kMask48 : 0, b = i & 2 ? fp48::kMask48 : 1;
+    const double ai = double(a) * fp48::kTwoMinus48;
+    const double hi = fp48::floor_product<HostOps>(ai, double(b));
+    const double lo = HostOps::fma(ai, double(b), -hi);
+    const unsigned __int128 ab = (unsigned __int128)a * b;
+    ASSERT_EQ(uint64_t(hi), uint64_t(ab >> 48)) << a << " " << b;
+    ASSERT_EQ(uint64_t(lo * fp48::kTwo48), uint64_t(ab) & fp48::kMask48) << a << " " << b;
+  }
+}
+
+TEST(Fp48, WordsRoundTrip) {
+  TestRng rng(fresh_test_seed());
+  for (int i = 0; i < 1000; ++i) {
+    const Words w = plus_p(words_of(Fp::random(rng)));
+    Words back;
+    fp48::to_words(fp48::from_words(w.data()), back.data());
+    ASSERT_EQ(back, w);
+  }
+}
+
+TEST(Fp48, MontgomeryProductMatchesFp) {
+  TestRng rng(fresh_test_seed());
+  const Fp edge[] = {Fp::zero(), Fp::one(), -Fp::one(), Fp::from_uint(2), -Fp::from_uint(2),
+                     Fp::from_mont(Fp::Repr{1, 0, 0, 0, 0, 0})};
+  std::vector<std::pair<Fp, Fp>> cases;
+  for (const Fp& a : edge)
+    for (const Fp& b : edge) cases.emplace_back(a, b);
+  for (int i = 0; i < 20000; ++i) cases.emplace_back(Fp::random(rng), Fp::random(rng));
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const auto& [a, b] = cases[i];
+    const Words want = words_of(a * b);
+    // Canonical and lazy operands: the same residues.
+    const Words wa = i & 1 ? plus_p(words_of(a)) : words_of(a);
+    const Words wb = i & 2 ? plus_p(words_of(b)) : words_of(b);
+    ASSERT_EQ(product(wa, wb), want) << "case " << i;
+  }
+}
+
+// Lazy outputs (below 2p) fed back in, as a kernel's chain would.
+TEST(Fp48, ChainedLazyProductsMatchFp) {
+  TestRng rng(fresh_test_seed());
+  const Fp y = Fp::random(rng);
+  Fp x = Fp::random(rng);
+  const Words wy = words_of(y);
+  fp48::Elem e = fp48::from_words(words_of(x).data());
+  const fp48::Elem ey = fp48::from_words(wy.data());
+  for (int i = 0; i < 2000; ++i) {
+    fp48::mont_mul<HostOps>(e, e, ey);
+    x = x * y;
+  }
+  Words w;
+  fp48::to_words(e, w.data());
+  if (geq_p(w)) w = minus_p(w);
+  EXPECT_EQ(w, words_of(x));
+}
+
+}  // namespace
+}  // namespace cuzk::ff
