@@ -4,9 +4,11 @@
 // operands every run, canonical and lazy (in [p, 2p)).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 #include "cuzk/base/random.h"
 #include "cuzk/ff/fp.h"
@@ -15,11 +17,16 @@
 namespace cuzk::ff {
 namespace {
 
+// The round-toward-zero steps floor on purpose; every other operation of the
+// product must be exact, which the tests check with the inexact flag (these
+// steps leave it as they found it).
 struct HostOps {
   static double fma_rz(double x, double y, double z) {
+    const bool was_inexact = std::fetestexcept(FE_INEXACT) != 0;
     std::fesetround(FE_TOWARDZERO);
     const double r = std::fma(x, y, z);
     std::fesetround(FE_TONEAREST);
+    if (!was_inexact) std::feclearexcept(FE_INEXACT);
     return r;
   }
   static double fma(double x, double y, double z) { return std::fma(x, y, z); }
@@ -65,7 +72,9 @@ Words minus_p(Words w) {
 Words product(const Words& a, const Words& b) {
   const fp48::Elem x = fp48::from_words(a.data()), y = fp48::from_words(b.data());
   fp48::Elem r;
+  std::feclearexcept(FE_INEXACT);
   fp48::mont_mul<HostOps>(r, x, y);
+  EXPECT_FALSE(std::fetestexcept(FE_INEXACT)) << "a step of the product rounded";
   for (double v : r.v) {
     EXPECT_GE(v, 0.0);
     EXPECT_LT(v, fp48::kTwo48);
@@ -82,8 +91,11 @@ TEST(Fp48, HostRoundingTowardZeroIsInEffect) {
   const double one_ulp = std::ldexp(1.0, -52);
   const double x = 1 + one_ulp, y = 1 - std::ldexp(1.0, -53), z = std::ldexp(1.0, -53);
   // x·y + z = 1 + 2^-52 − 2^-105: to nearest 1 + 2^-52, toward zero 1.
-  EXPECT_EQ(HostOps::fma(x, y, z), 1 + one_ulp);
+  std::feclearexcept(FE_INEXACT);
   EXPECT_EQ(HostOps::fma_rz(x, y, z), 1.0);
+  EXPECT_FALSE(std::fetestexcept(FE_INEXACT));  // fma_rz leaves the flag as it found it
+  EXPECT_EQ(HostOps::fma(x, y, z), 1 + one_ulp);
+  EXPECT_TRUE(std::fetestexcept(FE_INEXACT));  // so that the products' exactness checks can fail
 }
 
 TEST(Fp48, LimbProductSplitIsExact) {
@@ -118,6 +130,7 @@ TEST(Fp48, MontgomeryProductMatchesFp) {
   for (const Fp& a : edge)
     for (const Fp& b : edge) cases.emplace_back(a, b);
   for (int i = 0; i < 20000; ++i) cases.emplace_back(Fp::random(rng), Fp::random(rng));
+
   for (size_t i = 0; i < cases.size(); ++i) {
     const auto& [a, b] = cases[i];
     const Words want = words_of(a * b);
@@ -126,6 +139,13 @@ TEST(Fp48, MontgomeryProductMatchesFp) {
     const Words wb = i & 2 ? plus_p(words_of(b)) : words_of(b);
     ASSERT_EQ(product(wa, wb), want) << "case " << i;
   }
+  // The largest operand, 2p − 1 (p − 1 taken lazily): every column at its fullest.
+  Words pm1;
+  std::copy(std::begin(fp48::kP64), std::end(fp48::kP64), pm1.begin());
+  pm1[0] -= 1;  // p is odd
+  const Fp big = Fp::from_mont(pm1);
+  ASSERT_EQ(product(plus_p(pm1), plus_p(pm1)), words_of(big * big));
+  ASSERT_EQ(product(plus_p(pm1), pm1), words_of(big * big));
 }
 
 // Lazy outputs (below 2p) fed back in, as a kernel's chain would.

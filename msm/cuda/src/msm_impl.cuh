@@ -259,8 +259,17 @@ Status pair_round(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
           <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, out, prod);
       RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
       RETURN_IF_ERROR(invert_products<C>(l, ws, pairs, poff + runs, stream));
-      kernels::pair_backward_kernel<F, kRefs>
-          <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, prod, out);
+      if constexpr (std::is_same_v<F, ff::cuda::Fp>) {
+        if (fp48_products())
+          kernels::pair_backward_kernel<F, kRefs, true>
+              <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, prod, out);
+        else
+          kernels::pair_backward_kernel<F, kRefs>
+              <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, prod, out);
+      } else {
+        kernels::pair_backward_kernel<F, kRefs>
+            <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, prod, out);
+      }
       RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
     }
     kernels::pair_leftover_kernel<F, kRefs>

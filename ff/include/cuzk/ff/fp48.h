@@ -14,13 +14,14 @@
 //     [2^52, 2^53), where the spacing is 1 and rounding toward zero floors),
 //     hi = h − 2^52, and lo/2^48 = fma(a·2^-48, b, −hi) (< 1, 48 fraction
 //     bits: representable, so the fused operation is exact);
-//   * the column sums stay below 2^53: the product puts at most 15 terms
-//     < 2^48 in a column, the reduction at most 15 more, and the carries are
-//     below 2^5 (30·2^48 + 32 < 2^53);
-//   * the reduction is word by word: column i is brought below 2^48 (its
-//     carry to column i + 1), m = (T_i·p') mod 2^48 with p' = −p^-1 mod 2^48
-//     by the same split, then m·p is added from column i, which leaves column i
-//     at 0 or 2^48 (carried on).
+//   * the column sums stay below 2^53: a column takes at most 16 low halves
+//     (< 1 scaled, 48 fraction bits: below 16 in 52 bits) and the previous
+//     column's at most 16 high halves and carries (< 2^52 + 2^6); at most 30
+//     terms below 2^48 in all with the carries, 30·2^48 + 64 < 2^53;
+//   * the reduction is interleaved with the product (product scanning):
+//     column k (k < 8) is brought below 2^48, m_k = (column·p') mod 2^48 with
+//     p' = −p^-1 mod 2^48 by the same split, and m_k·p_0 makes it 0 or 2^48,
+//     carried on; m_k·p_j joins column k + j.
 // Inputs below 2p give an output below 2p (4p < 2^384), so products chain
 // without a final subtraction; to_canonical() reduces.
 //
@@ -95,55 +96,54 @@ CUZK_FP48_HD double floor_product(double x, double y) {
 }
 
 // r = a·b·2^-384 mod p, below 2p for a, b below 2p (r may alias a or b).
+// Product scanning (column by column, the reduction interleaved): column k
+// sums the halves of a_i·b_(k−i) and of m_i·p_(k−i) (i < k) — the low
+// halves in `lo` (scaled by 2^-48), the high ones, which belong to column
+// k + 1, in `hi` — then, for k < 8, m_k = (column mod 2^48)·p' mod 2^48
+// makes the column 0 mod 2^48 with m_k·p_0; from k = 8 the columns are the
+// result's limbs. Only the column in hand is live: a, b, m and three sums.
 template <class Ops>
 CUZK_FP48_HD void mont_mul(Elem& r, const Elem& a, const Elem& b) {
   constexpr double kP[kLimbs] = {double(limb48(kP64, 0)), double(limb48(kP64, 1)), double(limb48(kP64, 2)),
                                  double(limb48(kP64, 3)), double(limb48(kP64, 4)), double(limb48(kP64, 5)),
                                  double(limb48(kP64, 6)), double(limb48(kP64, 7))};
   constexpr double kPInv = double(kPInv48);
-  double lo[2 * kLimbs], t[2 * kLimbs + 1];
+  double as[kLimbs], m[kLimbs], bv[kLimbs];  // a·2^-48; m_i·2^-48; b (r may alias b)
   CUZK_FP48_UNROLL
-  for (int k = 0; k < 2 * kLimbs; ++k) lo[k] = 0, t[k] = 0;
-  t[2 * kLimbs] = 0;
-  // The product: column sums of the low halves (scaled by 2^-48) and of the
-  // high halves, each exact.
+  for (int i = 0; i < kLimbs; ++i) as[i] = a.v[i] * kTwoMinus48, bv[i] = b.v[i], m[i] = 0;
+  double acc = 0;  // column k's integer part carried in: column k − 1's high halves and carries
   CUZK_FP48_UNROLL
-  for (int i = 0; i < kLimbs; ++i) {
-    const double ai = a.v[i] * kTwoMinus48;
+  for (int k = 0; k < 2 * kLimbs - 1; ++k) {
+    double lo = 0, hi = 0;
     CUZK_FP48_UNROLL
-    for (int j = 0; j < kLimbs; ++j) {
-      const double hi = floor_product<Ops>(ai, b.v[j]);
-      lo[i + j] += Ops::fma(ai, b.v[j], -hi);
-      t[i + j + 1] += hi;
+    for (int i = 0; i < kLimbs; ++i) {
+      const int j = k - i;
+      if (j < 0 || j >= kLimbs) continue;
+      const double h = floor_product<Ops>(as[i], bv[j]);
+      lo += Ops::fma(as[i], bv[j], -h);
+      hi += h;
+      if (i < k) {  // m_i·p_j, j ≥ 1 (m_k·p_0 is taken below)
+        const double hm = floor_product<Ops>(m[i], kP[j]);
+        lo += Ops::fma(m[i], kP[j], -hm);
+        hi += hm;
+      }
+    }
+    double t = Ops::fma(lo, kTwo48, acc);  // column k, below 2^53
+    const double q = floor_product<Ops>(t, kTwoMinus48);
+    t = Ops::fma(-q, kTwo48, t);  // column k mod 2^48
+    if (k < kLimbs) {
+      const double ts = t * kTwoMinus48;
+      m[k] = Ops::fma(ts, kPInv, -floor_product<Ops>(ts, kPInv));  // (t·p' mod 2^48)·2^-48
+      const double h0 = floor_product<Ops>(m[k], kP[0]);
+      // t + (m_k·p_0 mod 2^48) is 0 or 2^48: its carry is 0 or 1.
+      const double c = Ops::fma(Ops::fma(m[k], kP[0], -h0), kTwo48, t) * kTwoMinus48;
+      acc = hi + h0 + q + c;
+    } else {
+      r.v[k - kLimbs] = t;
+      acc = hi + q;
     }
   }
-  CUZK_FP48_UNROLL
-  for (int k = 0; k < 2 * kLimbs; ++k) t[k] = Ops::fma(lo[k], kTwo48, t[k]);
-  // The reduction, word by word.
-  CUZK_FP48_UNROLL
-  for (int i = 0; i < kLimbs; ++i) {
-    const double q = floor_product<Ops>(t[i], kTwoMinus48);
-    t[i] = Ops::fma(-q, kTwo48, t[i]);
-    t[i + 1] += q;
-    const double ti = t[i] * kTwoMinus48;
-    const double m = Ops::fma(ti, kPInv, -floor_product<Ops>(ti, kPInv));  // (t_i·p' mod 2^48) / 2^48
-    CUZK_FP48_UNROLL
-    for (int j = 0; j < kLimbs; ++j) {
-      const double hi = floor_product<Ops>(m, kP[j]);
-      t[i + j] = Ops::fma(Ops::fma(m, kP[j], -hi), kTwo48, t[i + j]);
-      t[i + j + 1] += hi;
-    }
-    t[i + 1] = Ops::fma(t[i], kTwoMinus48, t[i + 1]);  // t_i is now 0 or 2^48
-  }
-  // The result, t[8..15], brought to 48-bit limbs.
-  CUZK_FP48_UNROLL
-  for (int k = kLimbs; k < 2 * kLimbs - 1; ++k) {
-    const double q = floor_product<Ops>(t[k], kTwoMinus48);
-    t[k] = Ops::fma(-q, kTwo48, t[k]);
-    t[k + 1] += q;
-  }
-  CUZK_FP48_UNROLL
-  for (int i = 0; i < kLimbs; ++i) r.v[i] = t[kLimbs + i];
+  r.v[kLimbs - 1] = acc;  // column 15: below 2^46, as r < 2p < 2^382
 }
 
 #ifdef __CUDACC__
