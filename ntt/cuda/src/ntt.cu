@@ -125,34 +125,14 @@ __device__ __forceinline__ void smem_store(uint32_t* sm, int t, int i, const DFr
   for (int w = 0; w < kWords; ++w) sm[w * t + i] = x.w[w];
 }
 
-// One radix-2 stage of a pass over the block's 2^(k+j) shared elements: the
-// butterflies of half-size h = 2^lg_h, twiddle ω_2h^jj = small[jj·2^(10 − lg_h)]
-// (1 at lg_h = 0: no product). DIT: (u + w·v, u − w·v); DIF: (u + v, (u − v)·w).
-template <bool kDit>
-__device__ __forceinline__ void radix2_stage(uint32_t* sm, int t, int j, const DFr* small, int lg_h) {
-  const uint32_t cmask = (1u << j) - 1;
-  const uint32_t h = 1u << lg_h;
+// The radix-2 stage of half-size 1 (every twiddle 1: no product), for the
+// two-stage kernel's odd stage: rows 2m and 2m + 1 of every column.
+__device__ __forceinline__ void unit_stage(uint32_t* sm, int t, int j) {
   for (int b = threadIdx.x; b < t / 2; b += blockDim.x) {
-    const uint32_t c = uint32_t(b) & cmask, rb = uint32_t(b) >> j;
-    const uint32_t jj = rb & (h - 1);
-    const uint32_t r0 = ((rb - jj) << 1) + jj;
-    const int i0 = int((r0 << j) + c), i1 = int(((r0 + h) << j) + c);
-    const DFr u = smem_load(sm, t, i0);
-    const DFr v = smem_load(sm, t, i1);
-    if (lg_h == 0) {  // every twiddle of this stage is 1 (uniform across the block)
-      smem_store(sm, t, i0, lazy_add(u, v));
-      smem_store(sm, t, i1, lazy_sub(u, v));
-      continue;
-    }
-    const DFr w = small[jj << (kSmallLg - 1 - lg_h)];
-    if (kDit) {
-      const DFr vw = lazy_mul(w, v);
-      smem_store(sm, t, i0, lazy_add(u, vw));
-      smem_store(sm, t, i1, lazy_sub(u, vw));
-    } else {
-      smem_store(sm, t, i0, lazy_add(u, v));
-      smem_store(sm, t, i1, lazy_mul(w, lazy_sub(u, v)));
-    }
+    const int c = b & ((1 << j) - 1), i0 = ((b >> j) << (j + 1)) + c, i1 = i0 + (1 << j);
+    const DFr u = smem_load(sm, t, i0), v = smem_load(sm, t, i1);
+    smem_store(sm, t, i0, lazy_add(u, v));
+    smem_store(sm, t, i1, lazy_sub(u, v));
   }
 }
 
@@ -160,7 +140,7 @@ __device__ __forceinline__ void radix2_stage(uint32_t* sm, int t, int j, const D
 // half-sizes h = 2^lg_lo and 2h (DIT: h first; DIF: 2h first), each thread
 // taking the four elements at rows r0, r0 + h, r0 + 2h, r0 + 3h
 // (r0 = 4h·m + jj, jj < h) whose butterflies in both stages stay among them.
-// The same butterflies as two radix2_stage calls, in the same order per
+// The same butterflies as two stages of the one-stage loop, in the same order per
 // element, with the same twiddles — so the same bits — with half the shared
 // memory traffic and barriers. Twiddles: ω_2h^jj for the stage of half h
 // (1 at lg_lo = 0), ω_4h^jj and ω_4h^(jj + h) for the stage of half 2h.
@@ -236,7 +216,7 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
   if constexpr (kRadix4) {
     const bool single = (a.k & 1) != 0;
     if (kDit && single) {
-      radix2_stage<true>(sm, t, a.j, a.small, 0);
+      unit_stage(sm, t, a.j);
       __syncthreads();
     }
     for (int p = 0; p < a.k / 2; ++p) {
@@ -245,7 +225,7 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
       __syncthreads();
     }
     if (!kDit && single) {
-      radix2_stage<false>(sm, t, a.j, a.small, 0);
+      unit_stage(sm, t, a.j);
       __syncthreads();
     }
   } else {
