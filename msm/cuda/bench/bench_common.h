@@ -60,6 +60,13 @@ inline StatusOr<Record> time_runs(const std::string& op, int lg_n, int reps,
   return r;
 }
 
+// One figure's line on stdout: op, size, median, its check, its note.
+inline void print_record(const Record& r, int op_width = 28, int decimals = 3) {
+  std::printf("%-*s 2^%-2d %10.*f ms  [%s] %s\n", op_width, r.op.c_str(), r.lg_n, decimals, r.median_ms,
+              r.checked ? (r.ok ? "ok" : "MISMATCH") : "unchecked", r.note.c_str());
+  std::fflush(stdout);
+}
+
 // Device time of fn's work on `stream` measured with events.
 inline StatusOr<float> event_time(gpu::Stream& stream, const std::function<Status()>& fn) {
   ASSIGN_OR_RETURN(gpu::Event a, gpu::Event::create());

@@ -134,9 +134,7 @@ Status bench_resident(Fixture<C>& f, int lg, int reps, const msm::cuda::MsmConfi
                                     f.stream.get(), cfg));
   r.note = profile_note(prof) + " workspace=" + std::to_string(ws_bytes >> 20) + "MiB";
   if (base_cfg.reduce_group != 0) r.note += " reduce_group=" + std::to_string(base_cfg.reduce_group);
-  std::printf("%-24s 2^%-2d %10.2f ms  [%s] %s\n", op.c_str(), lg, r.median_ms, r.ok ? "ok" : "MISMATCH",
-              r.note.c_str());
-  std::fflush(stdout);
+  print_record(r, 24, 2);
   out->push_back(r);
   return ok_status();
 }
@@ -158,9 +156,7 @@ Status bench_streamed(Fixture<C>& f, const gpu::PinnedBuffer<ec::Affine<C>>& hos
   r.ok = got == f.expected(n);
   r.note = "bases+scalars from pinned host, batch 2^" + std::to_string(__builtin_ctzll(batch)) + " (" +
            std::to_string(m.batches_for(n)) + " batches), host wall time";
-  std::printf("%-24s 2^%-2d %10.2f ms  [%s] %s\n", op.c_str(), lg, r.median_ms, r.ok ? "ok" : "MISMATCH",
-              r.note.c_str());
-  std::fflush(stdout);
+  print_record(r, 24, 2);
   out->push_back(r);
   return ok_status();
 }
@@ -235,9 +231,7 @@ Status bench_ones(const Options& o, const std::string& name, std::vector<Record>
     char pct[32];
     std::snprintf(pct, sizeof pct, "%g", o.density);
     r.note = std::to_string(count) + " ones (" + pct + "% of the bits)";
-    std::printf("%-24s 2^%-2d %10.2f ms  [%s] %s\n", r.op.c_str(), lg, r.median_ms, r.ok ? "ok" : "MISMATCH",
-                r.note.c_str());
-    std::fflush(stdout);
+    print_record(r, 24, 2);
     out->push_back(r);
   }
   return ok_status();

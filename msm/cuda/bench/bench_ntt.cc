@@ -37,11 +37,6 @@ Fr horner(const Fr* x, size_t n, const Fr& point) {
   return acc;
 }
 
-void print(const Record& r) {
-  std::printf("%-28s 2^%-2d %10.3f ms  [%s] %s\n", r.op.c_str(), r.lg_n, r.median_ms,
-              r.checked ? (r.ok ? "ok" : "MISMATCH") : "unchecked", r.note.c_str());
-  std::fflush(stdout);
-}
 
 struct Bufs {
   gpu::Stream stream;
@@ -60,7 +55,7 @@ Status bench_variant(Bufs& f, int lg, int reps, const std::string& op, const Ntt
   };
   ASSIGN_OR_RETURN(Record r, time_runs(op, lg, reps, once));
   out->push_back(r);
-  print(r);
+  print_record(r);
   return ok_status();
 }
 
@@ -94,7 +89,7 @@ Status check_round_trip(Bufs& f, int lg, std::vector<Record>* out) {
     r.note = "round trip";
   }
   out->push_back(r);
-  print(r);
+  print_record(r);
   return ok_status();
 }
 
@@ -116,7 +111,7 @@ Status bench_h_step(Bufs& f, int lg, int reps, std::vector<Record>* out) {
   ASSIGN_OR_RETURN(Record r, time_runs("h_step", lg, reps, once));
   r.note = "bellperson: 3 iNTT(N->R), 2 coset NTT(R->N), coset iNTT(N->R) with a*b on its first load and *zinv, -c on its last store, bitrev; device-resident";
   out->push_back(r);
-  print(r);
+  print_record(r);
   return ok_status();
 }
 
@@ -173,7 +168,7 @@ Status run_h2d_bench(const Options& o, std::vector<Record>* out) {
     std::snprintf(note, sizeof note, "%.1f GB/s", double(bytes) / (r.median_ms * 1e6));
     r.note = note;
     out->push_back(r);
-    print(r);
+    print_record(r);
   }
   return ok_status();
 }
