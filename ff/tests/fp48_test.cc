@@ -13,6 +13,7 @@
 #include "cuzk/base/random.h"
 #include "cuzk/ff/fp.h"
 #include "cuzk/ff/fp48.h"
+#include "cuzk/ff/fr.h"
 
 namespace cuzk::ff {
 namespace {
@@ -73,7 +74,7 @@ Words product(const Words& a, const Words& b) {
   const fp48::Elem x = fp48::from_words(a.data()), y = fp48::from_words(b.data());
   fp48::Elem r;
   std::feclearexcept(FE_INEXACT);
-  fp48::mont_mul<HostOps>(r, x, y);
+  fp48::mont_mul<HostOps, fp48::FpShape>(r, x, y);
   EXPECT_FALSE(std::fetestexcept(FE_INEXACT)) << "a step of the product rounded";
   for (double v : r.v) {
     EXPECT_GE(v, 0.0);
@@ -141,7 +142,7 @@ TEST(Fp48, MontgomeryProductMatchesFp) {
   }
   // The largest operand, 2p − 1 (p − 1 taken lazily): every column at its fullest.
   Words pm1;
-  std::copy(std::begin(fp48::kP64), std::end(fp48::kP64), pm1.begin());
+  std::copy(std::begin(fp48::FpShape::kModulus), std::end(fp48::FpShape::kModulus), pm1.begin());
   pm1[0] -= 1;  // p is odd
   const Fp big = Fp::from_mont(pm1);
   ASSERT_EQ(product(plus_p(pm1), plus_p(pm1)), words_of(big * big));
@@ -157,13 +158,67 @@ TEST(Fp48, ChainedLazyProductsMatchFp) {
   fp48::Elem e = fp48::from_words(words_of(x).data());
   const fp48::Elem ey = fp48::from_words(wy.data());
   for (int i = 0; i < 2000; ++i) {
-    fp48::mont_mul<HostOps>(e, e, ey);
+    fp48::mont_mul<HostOps, fp48::FpShape>(e, e, ey);
     x = x * y;
   }
   Words w;
   fp48::to_words(e, w.data());
   if (geq_p(w)) w = minus_p(w);
   EXPECT_EQ(w, words_of(x));
+}
+
+// Fr over 6 limbs (R = 2^288): a·b·2^-288, i.e. ff::Fr's product once one
+// factor is taken times 2^32; canonical and lazy operands, exact throughout.
+TEST(Fp48, FrProductMatchesFrWithAFactorTakenTimes2To32) {
+  using FrWords = std::array<uint64_t, 4>;
+  auto words = [](const Fr& x) {
+    FrWords w;
+    std::memcpy(w.data(), x.mont().data(), sizeof w);
+    return w;
+  };
+  auto lazy = [](FrWords w) {  // w + r, below 2r < 2^256
+    unsigned __int128 carry = 0;
+    for (int i = 0; i < 4; ++i) {
+      carry += (unsigned __int128)w[i] + fp48::FrShape::kModulus[i];
+      w[i] = uint64_t(carry);
+      carry >>= 64;
+    }
+    return w;
+  };
+  auto reduce = [](FrWords w) {  // below r, from below 2r (one subtraction)
+    bool geq = true;
+    for (int i = 3; i >= 0; --i)
+      if (w[i] != fp48::FrShape::kModulus[i]) {
+        geq = w[i] > fp48::FrShape::kModulus[i];
+        break;
+      }
+    if (!geq) return w;
+    __int128 borrow = 0;
+    for (int i = 0; i < 4; ++i) {
+      const __int128 d = (__int128)w[i] - fp48::FrShape::kModulus[i] + borrow;
+      w[i] = uint64_t(d);
+      borrow = d < 0 ? -1 : 0;
+    }
+    return w;
+  };
+  TestRng rng(fresh_test_seed());
+  const Fr two32 = Fr::from_uint(uint64_t(1) << 32);
+  std::vector<std::pair<Fr, Fr>> cases = {{Fr::zero(), Fr::one()}, {Fr::one(), Fr::one()}, {-Fr::one(), -Fr::one()}};
+  for (int i = 0; i < 20000; ++i) cases.emplace_back(Fr::random(rng), Fr::random(rng));
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const auto& [a, b] = cases[i];
+    const FrWords wa = i & 1 ? lazy(words(a)) : words(a);
+    const FrWords wb = i & 2 ? lazy(words(b * two32)) : words(b * two32);
+    fp48::FrElem r;
+    std::feclearexcept(FE_INEXACT);
+    fp48::mont_mul<HostOps, fp48::FrShape>(r, fp48::from_words<fp48::FrShape>(wa.data()),
+                                          fp48::from_words<fp48::FrShape>(wb.data()));
+    ASSERT_FALSE(std::fetestexcept(FE_INEXACT)) << "a step rounded, case " << i;
+    for (double v : r.v) ASSERT_TRUE(v >= 0 && v < fp48::kTwo48 && v == std::floor(v)) << "case " << i;
+    FrWords got;
+    fp48::to_words<fp48::FrShape>(r, got.data());
+    ASSERT_EQ(reduce(got), words(a * b)) << "case " << i;
+  }
 }
 
 }  // namespace

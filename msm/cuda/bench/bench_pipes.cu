@@ -71,7 +71,7 @@ __global__ void __launch_bounds__(kThreads) fp48_kernel(const DFp* in, DFp* out,
   const Elem ey = ff::fp48::from_words(reinterpret_cast<const uint64_t*>(&in[(t + 5) % 1024]));
   for (int i = 0; i < iters; ++i) {
     if constexpr (kImad) x = x * y;
-    ff::fp48::mont_mul<DeviceOps>(ex, ex, ey);
+    ff::fp48::mont_mul<DeviceOps, ff::fp48::FpShape>(ex, ex, ey);
   }
   out[t] = x;
   double s = 0;
@@ -88,7 +88,7 @@ __global__ void fp48_check_kernel(const DFp* a, const DFp* b, DFp* want, Elem* g
   want[i] = a[i] * b[i];
   bridged[i] = ff::cuda::fp48_mul(a[i], b[i]);
   Elem r;
-  ff::fp48::mont_mul<DeviceOps>(r, ff::fp48::from_words(reinterpret_cast<const uint64_t*>(&a[i])),
+  ff::fp48::mont_mul<DeviceOps, ff::fp48::FpShape>(r, ff::fp48::from_words(reinterpret_cast<const uint64_t*>(&a[i])),
                                 ff::fp48::from_words(reinterpret_cast<const uint64_t*>(&b[i])));
   got[i] = r;
 }

@@ -387,9 +387,9 @@ static __global__ void __launch_bounds__(128, kBackwardBlocks<F, kFp48>)
       if constexpr (kFp48) {
         const ff::fp48::Elem l = ff::cuda::to_fp48(lambda);
         ff::fp48::Elem t;
-        ff::fp48::mont_mul<ff::fp48::DeviceOps>(t, l, l);
+        ff::fp48::mont_mul<ff::fp48::DeviceOps, ff::fp48::FpShape>(t, l, l);
         s.x = ff::cuda::from_fp48(t) - P.x - Q.x;
-        ff::fp48::mont_mul<ff::fp48::DeviceOps>(t, l, ff::cuda::to_fp48(P.x - s.x));
+        ff::fp48::mont_mul<ff::fp48::DeviceOps, ff::fp48::FpShape>(t, l, ff::cuda::to_fp48(P.x - s.x));
         s.y = ff::cuda::from_fp48(t) - P.y;
       } else {
         s.x = lambda.sqr() - P.x - Q.x;

@@ -48,45 +48,76 @@
 
 namespace cuzk::ff::fp48 {
 
-inline constexpr int kLimbs = 8;
 inline constexpr double kTwo48 = 281474976710656.0;          // 2^48
 inline constexpr double kTwoMinus48 = 1.0 / 281474976710656.0;  // 2^-48
 inline constexpr double kTwo52 = 4503599627370496.0;          // 2^52
+inline constexpr uint64_t kMask48 = (uint64_t(1) << 48) - 1;
 
 // Σ v[i]·2^(48 i), every v[i] an integer in [0, 2^48).
-struct Elem {
-  double v[kLimbs];
+template <int L>
+struct Limbs {
+  double v[L];
 };
 
-// p in 48-bit limbs and −p^-1 mod 2^48 (ff::FpParams: p, kInv = −p^-1 mod 2^64).
-inline constexpr uint64_t kMask48 = (uint64_t(1) << 48) - 1;
-inline constexpr uint64_t kP64[6] = {0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
-                                     0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a};
-inline constexpr uint64_t kPInv48 = 0x89f3fffcfffcfffdull & kMask48;
+// The fields: their modulus in 64-bit words (ff/params.h), −modulus^-1 mod
+// 2^64 (its low 48 bits are what the product needs), and the limbs that hold
+// twice the modulus. Fp: 8 limbs, R = 2^384, the R of ff::Fp, so Montgomery
+// forms convert by re-slicing bits. Fr: 6 limbs, R = 2^288 where ff::Fr's is
+// 2^256 — the product of a and b is a·b·2^-288, so one factor taken times
+// 2^32 (a twiddle table, say) gives ff::Fr's product.
+struct FpShape {
+  static constexpr int kLimbs = 8, kWords = 6;
+  static constexpr uint64_t kModulus[6] = {0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
+                                           0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a};
+  static constexpr uint64_t kInv = 0x89f3fffcfffcfffd;
+};
+struct FrShape {
+  static constexpr int kLimbs = 6, kWords = 4;
+  static constexpr uint64_t kModulus[4] = {0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805,
+                                           0x73eda753299d7d48};
+  static constexpr uint64_t kInv = 0xfffffffeffffffff;
+};
+using Elem = Limbs<FpShape::kLimbs>;
+using FrElem = Limbs<FrShape::kLimbs>;
+inline constexpr int kLimbs = FpShape::kLimbs;
+inline constexpr const uint64_t* kP64 = FpShape::kModulus;
 
-// 48-bit limb i of a little-endian array of six 64-bit words.
-CUZK_FP48_HD constexpr uint64_t limb48(const uint64_t w[6], int i) {
+// 48-bit limb i of a little-endian array of kWords 64-bit words.
+template <class S = FpShape>
+CUZK_FP48_HD constexpr uint64_t limb48(const uint64_t* w, int i) {
   const int bit = 48 * i, word = bit / 64, shift = bit % 64;
+  if (word >= S::kWords) return 0;
   uint64_t x = w[word] >> shift;
-  if (shift > 16 && word + 1 < 6) x |= w[word + 1] << (64 - shift);
+  if (shift > 16 && word + 1 < S::kWords) x |= w[word + 1] << (64 - shift);
   return x & kMask48;
 }
 
-CUZK_FP48_HD Elem from_words(const uint64_t w[6]) {
-  Elem e;
-  for (int i = 0; i < kLimbs; ++i) e.v[i] = double(limb48(w, i));
+template <class S = FpShape>
+CUZK_FP48_HD Limbs<S::kLimbs> from_words(const uint64_t* w) {
+  Limbs<S::kLimbs> e;
+  for (int i = 0; i < S::kLimbs; ++i) e.v[i] = double(limb48<S>(w, i));
   return e;
 }
 
-// Back to six 64-bit words (limbs below 2^48 assumed).
-CUZK_FP48_HD void to_words(const Elem& e, uint64_t w[6]) {
-  for (int k = 0; k < 6; ++k) w[k] = 0;
-  for (int i = 0; i < kLimbs; ++i) {
+// Back to kWords 64-bit words (limbs below 2^48, value below 2^(64·kWords)).
+template <class S = FpShape>
+CUZK_FP48_HD void to_words(const Limbs<S::kLimbs>& e, uint64_t* w) {
+  for (int k = 0; k < S::kWords; ++k) w[k] = 0;
+  for (int i = 0; i < S::kLimbs; ++i) {
     const uint64_t x = uint64_t(e.v[i]);
     const int bit = 48 * i, word = bit / 64, shift = bit % 64;
+    if (word >= S::kWords) continue;
     w[word] |= x << shift;
-    if (shift > 16 && word + 1 < 6) w[word + 1] |= x >> (64 - shift);
+    if (shift > 16 && word + 1 < S::kWords) w[word + 1] |= x >> (64 - shift);
   }
+}
+
+// The modulus in limbs (at compile time).
+template <class S>
+CUZK_FP48_HD constexpr Limbs<S::kLimbs> modulus_limbs() {
+  Limbs<S::kLimbs> m{};
+  for (int j = 0; j < S::kLimbs; ++j) m.v[j] = double(limb48<S>(S::kModulus, j));
+  return m;
 }
 
 // ⌊x·y⌋ for 0 ≤ x·y < 2^52 (see the header).
@@ -95,19 +126,20 @@ CUZK_FP48_HD double floor_product(double x, double y) {
   return Ops::fma_rz(x, y, kTwo52) - kTwo52;
 }
 
-// r = a·b·2^-384 mod p, below 2p for a, b below 2p (r may alias a or b).
+// r = a·b·2^-48L mod p (L = S::kLimbs), below 2p for a, b below 2p (r may
+// alias a or b).
 // Product scanning (column by column, the reduction interleaved): column k
 // sums the halves of a_i·b_(k−i) and of m_i·p_(k−i) (i < k) — the low
 // halves in `lo` (scaled by 2^-48), the high ones, which belong to column
 // k + 1, in `hi` — then, for k < 8, m_k = (column mod 2^48)·p' mod 2^48
 // makes the column 0 mod 2^48 with m_k·p_0; from k = 8 the columns are the
 // result's limbs. Only the column in hand is live: a, b, m and three sums.
-template <class Ops>
-CUZK_FP48_HD void mont_mul(Elem& r, const Elem& a, const Elem& b) {
-  constexpr double kP[kLimbs] = {double(limb48(kP64, 0)), double(limb48(kP64, 1)), double(limb48(kP64, 2)),
-                                 double(limb48(kP64, 3)), double(limb48(kP64, 4)), double(limb48(kP64, 5)),
-                                 double(limb48(kP64, 6)), double(limb48(kP64, 7))};
-  constexpr double kPInv = double(kPInv48);
+template <class Ops, class S = FpShape>
+CUZK_FP48_HD void mont_mul(Limbs<S::kLimbs>& r, const Limbs<S::kLimbs>& a, const Limbs<S::kLimbs>& b) {
+  constexpr int kLimbs = S::kLimbs;
+  constexpr double kPInv = double(S::kInv & kMask48);
+  constexpr Limbs<kLimbs> kMod = modulus_limbs<S>();
+  const double* kP = kMod.v;
   double as[kLimbs], m[kLimbs], bv[kLimbs];  // a·2^-48; m_i·2^-48; b (r may alias b)
   CUZK_FP48_UNROLL
   for (int i = 0; i < kLimbs; ++i) as[i] = a.v[i] * kTwoMinus48, bv[i] = b.v[i], m[i] = 0;
@@ -143,7 +175,7 @@ CUZK_FP48_HD void mont_mul(Elem& r, const Elem& a, const Elem& b) {
       acc = hi + q;
     }
   }
-  r.v[kLimbs - 1] = acc;  // column 15: below 2^46, as r < 2p < 2^382
+  r.v[kLimbs - 1] = acc;  // the top column: below 2^48, as r < 2p
 }
 
 #ifdef __CUDACC__
