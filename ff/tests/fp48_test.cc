@@ -123,6 +123,35 @@ TEST(Fp48, WordsRoundTrip) {
   }
 }
 
+// The 32-bit word slicing the device uses (from_words32 / to_words32, with
+// the bit-pattern conversions the device does with its intrinsics) against the
+// 64-bit one, for Fp (12 words) and Fr (8), canonical and lazy.
+TEST(Fp48, ThirtyTwoBitWordsSliceAsTheSixtyFourBitOnes) {
+  TestRng rng(fresh_test_seed());
+  for (int i = 0; i < 2000; ++i) {
+    const Words w = i & 1 ? plus_p(words_of(Fp::random(rng))) : words_of(Fp::random(rng));
+    uint32_t w32[12];
+    std::memcpy(w32, w.data(), sizeof w32);
+    const fp48::Elem a = fp48::from_words<fp48::FpShape>(w.data()), b = fp48::from_words32<fp48::FpShape>(w32);
+    for (int k = 0; k < fp48::kLimbs; ++k) ASSERT_EQ(a.v[k], b.v[k]) << i << " limb " << k;
+    uint32_t back[12];
+    fp48::to_words32<fp48::FpShape>(a, back);
+    ASSERT_EQ(std::memcmp(back, w32, sizeof back), 0) << i;
+  }
+  for (int i = 0; i < 2000; ++i) {
+    std::array<uint64_t, 4> w;
+    std::memcpy(w.data(), Fr::random(rng).mont().data(), sizeof w);
+    if (i & 1) w[3] |= uint64_t(1) << 63;  // any value below 2^256 slices the same
+    uint32_t w32[8];
+    std::memcpy(w32, w.data(), sizeof w32);
+    const fp48::FrElem a = fp48::from_words<fp48::FrShape>(w.data()), b = fp48::from_words32<fp48::FrShape>(w32);
+    for (int k = 0; k < fp48::FrShape::kLimbs; ++k) ASSERT_EQ(a.v[k], b.v[k]) << i << " limb " << k;
+    uint32_t back[8];
+    fp48::to_words32<fp48::FrShape>(a, back);
+    ASSERT_EQ(std::memcmp(back, w32, sizeof back), 0) << i;
+  }
+}
+
 TEST(Fp48, MontgomeryProductMatchesFp) {
   TestRng rng(fresh_test_seed());
   const Fp edge[] = {Fp::zero(), Fp::one(), -Fp::one(), Fp::from_uint(2), -Fp::from_uint(2),

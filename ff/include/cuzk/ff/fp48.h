@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #ifdef __CUDACC__
 #define CUZK_FP48_HD __host__ __device__ __forceinline__
@@ -109,6 +110,60 @@ CUZK_FP48_HD void to_words(const Limbs<S::kLimbs>& e, uint64_t* w) {
     if (word >= S::kWords) continue;
     w[word] |= x << shift;
     if (shift > 16 && word + 1 < S::kWords) w[word + 1] |= x >> (64 - shift);
+  }
+}
+
+// A limb x < 2^48 as a double: its bits written under 2^52's exponent make
+// 2^52 + x, and 2^52 is taken off (exact); and back, by adding 2^52 and
+// reading the low bits. The same bit patterns on the host (memcpy) and the
+// device (the hi/lo intrinsics), so the host test checks the device's trick.
+CUZK_FP48_HD double limb_to_double(uint64_t x) {
+#ifdef __CUDA_ARCH__
+  return __hiloint2double(int(0x43300000u | uint32_t(x >> 32)), int(uint32_t(x))) - kTwo52;
+#else
+  const uint64_t bits = 0x4330000000000000ull | x;
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d - kTwo52;
+#endif
+}
+CUZK_FP48_HD uint64_t double_to_limb(double v) {
+  const double y = v + kTwo52;
+#ifdef __CUDA_ARCH__
+  return (uint64_t(uint32_t(__double2hiint(y))) << 32 | uint32_t(__double2loint(y))) & kMask48;
+#else
+  uint64_t bits;
+  std::memcpy(&bits, &y, sizeof bits);
+  return bits & kMask48;
+#endif
+}
+
+// From and to little-endian 32-bit words (kWords·2 of them: Fp's 12, Fr's 8):
+// limb 2k is word 3k and the low half of word 3k + 1, limb 2k + 1 the high
+// half of word 3k + 1 and word 3k + 2. to_words32 needs the value below
+// 2^(64·kWords).
+template <class S>
+CUZK_FP48_HD Limbs<S::kLimbs> from_words32(const uint32_t* w) {
+  constexpr int kW = 2 * S::kWords;
+  Limbs<S::kLimbs> e;
+  CUZK_FP48_UNROLL
+  for (int k = 0; 2 * k < S::kLimbs; ++k) {
+    const uint64_t w0 = 3 * k < kW ? w[3 * k] : 0, w1 = 3 * k + 1 < kW ? w[3 * k + 1] : 0,
+                   w2 = 3 * k + 2 < kW ? w[3 * k + 2] : 0;
+    e.v[2 * k] = limb_to_double(w0 | (w1 & 0xffff) << 32);
+    if (2 * k + 1 < S::kLimbs) e.v[2 * k + 1] = limb_to_double(w1 >> 16 | w2 << 16);
+  }
+  return e;
+}
+template <class S>
+CUZK_FP48_HD void to_words32(const Limbs<S::kLimbs>& e, uint32_t* w) {
+  constexpr int kW = 2 * S::kWords;
+  CUZK_FP48_UNROLL
+  for (int k = 0; 2 * k < S::kLimbs; ++k) {
+    const uint64_t a = double_to_limb(e.v[2 * k]), b = 2 * k + 1 < S::kLimbs ? double_to_limb(e.v[2 * k + 1]) : 0;
+    if (3 * k < kW) w[3 * k] = uint32_t(a);
+    if (3 * k + 1 < kW) w[3 * k + 1] = uint32_t(a >> 32) | uint32_t(b << 16);
+    if (3 * k + 2 < kW) w[3 * k + 2] = uint32_t(b >> 16);
   }
 }
 
