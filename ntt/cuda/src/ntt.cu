@@ -138,14 +138,6 @@ __device__ __forceinline__ void unit_stage(uint32_t* sm, int t, int j) {
   }
 }
 
-// Two radix-2 stages in one trip through shared memory: the stages of
-// half-sizes h = 2^lg_lo and 2h (DIT: h first; DIF: 2h first), each thread
-// taking the four elements at rows r0, r0 + h, r0 + 2h, r0 + 3h
-// (r0 = 4h·m + jj, jj < h) whose butterflies in both stages stay among them.
-// The same butterflies as two stages of the one-stage loop, in the same order per
-// element, with the same twiddles — so the same bits — with half the shared
-// memory traffic and barriers. Twiddles: ω_2h^jj for the stage of half h
-// (1 at lg_lo = 0), ω_4h^jj and ω_4h^(jj + h) for the stage of half 2h.
 // x·small[e] on the integer pipe, or with kFp48 on the FP64 pipe from
 // small_x32[e] = small[e]·2^32 (ff/cuda/fp48_bridge.cuh: the 6-limb product
 // is a·b·2^-288); both below 2r for x below 2r, the same residue.
@@ -157,6 +149,14 @@ __device__ __forceinline__ DFr twiddle_mul(const DFr& x, uint32_t e, const DFr* 
     return lazy_mul(small[e], x);
 }
 
+// Two radix-2 stages in one trip through shared memory: the stages of
+// half-sizes h = 2^lg_lo and 2h (DIT: h first; DIF: 2h first), each thread
+// taking the four elements at rows r0, r0 + h, r0 + 2h, r0 + 3h
+// (r0 = 4h·m + jj, jj < h) whose butterflies in both stages stay among them.
+// The same butterflies as two stages of the one-stage loop, in the same order per
+// element, with the same twiddles — so the same bits — with half the shared
+// memory traffic and barriers. Twiddles: ω_2h^jj for the stage of half h
+// (1 at lg_lo = 0), ω_4h^jj and ω_4h^(jj + h) for the stage of half 2h.
 // kFp48 (CUZK_NTT_FP48, set_pass_fp48): two of the four products of each
 // group — the second of each stage — on the FP64 pipe (twiddle_mul), the
 // others on the integer pipe: the same residues, so after the last pass's
