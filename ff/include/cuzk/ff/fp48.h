@@ -1,12 +1,13 @@
-// The BLS12-381 base field product on the FP64 pipe: an experiment.
+// The BLS12-381 field products on the FP64 pipe: an experiment.
 //
-// The device's field product (ff/cuda, 12 × 32-bit words) runs on the
-// integer multiply-add pipe, which bounds the MSM (docs/perf.md §4). The FP64
-// pipe does 64 fused multiply-adds a cycle per SM beside it. This is a
-// Montgomery product over 8 limbs of 48 bits held in doubles, with the same
-// R = 2^384 as ff::Fp, so an element's Montgomery form is the same number in
-// both (only sliced differently), for `cuzk-gpu-bench pipes` to measure
-// whether the two pipes together multiply faster than one.
+// The device's field products (ff/cuda, 32-bit words) run on the integer
+// multiply-add pipe, which bounds the MSM and the NTT (docs/perf.md §4–§5).
+// The FP64 pipe does 64 fused multiply-adds a cycle per SM beside it. This is
+// a Montgomery product over limbs of 48 bits held in doubles: for Fp 8 limbs
+// with the same R = 2^384 as ff::Fp, so an element's Montgomery form is the
+// same number in both (only sliced differently); for Fr 6 limbs (FrShape
+// below). `cuzk-gpu-bench pipes` measures whether the two pipes together
+// multiply faster than one.
 //
 // Every step is exact in IEEE binary64:
 //   * a limb product a·b (a, b < 2^48) is split as hi·2^48 + lo by
@@ -22,14 +23,15 @@
 //     column k (k < 8) is brought below 2^48, m_k = (column·p') mod 2^48 with
 //     p' = −p^-1 mod 2^48 by the same split, and m_k·p_0 makes it 0 or 2^48,
 //     carried on; m_k·p_j joins column k + j.
-// Inputs below 2p give an output below 2p (4p < 2^384), so products chain
-// without a final subtraction; to_canonical() reduces.
+// Inputs below 2p give an output below 2p (4p < R), so products chain
+// without a final subtraction; the caller reduces where it needs to
+// (ff/cuda/fp48_bridge.cuh: one conditional subtraction).
 //
-// Cost: ≈ 764 FP64 operations a product (64 limb products of 5 — the split's
-// three and two accumulations — and the reduction's 8 × 49), against the
-// IMAD product's ≈ 276 wide multiply-adds at half rate: on its own the FP64
-// product is ≈ 12 SM-cycles against ≈ 9.4; only the two pipes at once could
-// pay.
+// Cost for Fp: ≈ 770 FP64 operations a product (120 limb products of 5 —
+// the split's three and two accumulations — and each column's carry and m),
+// against the IMAD product's ≈ 276 wide multiply-adds at half rate: on its
+// own the FP64 product is ≈ 12 SM-cycles against ≈ 9.4; only the two pipes at
+// once could pay.
 //
 // Ops supplies the two roundings: fma_rz (toward zero) and fma (to nearest).
 // DeviceOps is below; a host version needs the rounding mode switched around
