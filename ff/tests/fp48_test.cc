@@ -4,11 +4,9 @@
 // operands every run, canonical and lazy (in [p, 2p)).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <cstring>
-#include <iterator>
 
 #include "cuzk/base/random.h"
 #include "cuzk/ff/fp.h"
@@ -33,38 +31,25 @@ struct HostOps {
   static double fma(double x, double y, double z) { return std::fma(x, y, z); }
 };
 
-using Words = std::array<uint64_t, 6>;
+using Words = Fp::Repr;
 
-Words words_of(const Fp& x) {
-  Words w;
-  std::memcpy(w.data(), x.mont().data(), sizeof w);
+// Montgomery words, as the field keeps them.
+template <class F>
+typename F::Repr words_of(const F& x) {
+  return x.mont();
+}
+
+// w + m (w < m: the lazy twin of the same residue, below 2m).
+template <class F>
+typename F::Repr plus_modulus(typename F::Repr w) {
+  limbs_add<F::kLimbs>(w, F::kModulus);
   return w;
 }
 
-// w + p (w < p: the lazy twin of the same residue, below 2p < 2^382).
-Words plus_p(Words w) {
-  unsigned __int128 carry = 0;
-  for (int i = 0; i < 6; ++i) {
-    carry += (unsigned __int128)w[i] + fp48::kP64[i];
-    w[i] = uint64_t(carry);
-    carry >>= 64;
-  }
-  return w;
-}
-
-bool geq_p(const Words& w) {
-  for (int i = 5; i >= 0; --i)
-    if (w[i] != fp48::kP64[i]) return w[i] > fp48::kP64[i];
-  return true;
-}
-
-Words minus_p(Words w) {
-  __int128 borrow = 0;
-  for (int i = 0; i < 6; ++i) {
-    const __int128 d = (__int128)w[i] - fp48::kP64[i] + borrow;
-    w[i] = uint64_t(d);
-    borrow = d < 0 ? -1 : 0;
-  }
+// w − m where w ≥ m: one subtraction, which brings a value below 2m below m.
+template <class F>
+typename F::Repr less_modulus_once(typename F::Repr w) {
+  if (limbs_geq<F::kLimbs>(w, F::kModulus)) limbs_sub<F::kLimbs>(w, F::kModulus);
   return w;
 }
 
@@ -83,8 +68,8 @@ Words product(const Words& a, const Words& b) {
   }
   Words w;
   fp48::to_words(r, w.data());
-  if (geq_p(w)) w = minus_p(w);
-  EXPECT_FALSE(geq_p(w)) << "output not below 2p";
+  w = less_modulus_once<Fp>(w);
+  EXPECT_FALSE((limbs_geq<Fp::kLimbs>(w, Fp::kModulus))) << "output not below 2p";
   return w;
 }
 
@@ -116,7 +101,7 @@ TEST(Fp48, LimbProductSplitIsExact) {
 TEST(Fp48, WordsRoundTrip) {
   TestRng rng(fresh_test_seed());
   for (int i = 0; i < 1000; ++i) {
-    const Words w = plus_p(words_of(Fp::random(rng)));
+    const Words w = plus_modulus<Fp>(words_of(Fp::random(rng)));
     Words back;
     fp48::to_words(fp48::from_words(w.data()), back.data());
     ASSERT_EQ(back, w);
@@ -129,7 +114,7 @@ TEST(Fp48, WordsRoundTrip) {
 TEST(Fp48, ThirtyTwoBitWordsSliceAsTheSixtyFourBitOnes) {
   TestRng rng(fresh_test_seed());
   for (int i = 0; i < 2000; ++i) {
-    const Words w = i & 1 ? plus_p(words_of(Fp::random(rng))) : words_of(Fp::random(rng));
+    const Words w = i & 1 ? plus_modulus<Fp>(words_of(Fp::random(rng))) : words_of(Fp::random(rng));
     uint32_t w32[12];
     std::memcpy(w32, w.data(), sizeof w32);
     const fp48::Elem a = fp48::from_words<fp48::FpShape>(w.data()), b = fp48::from_words32<fp48::FpShape>(w32);
@@ -139,8 +124,7 @@ TEST(Fp48, ThirtyTwoBitWordsSliceAsTheSixtyFourBitOnes) {
     ASSERT_EQ(std::memcmp(back, w32, sizeof back), 0) << i;
   }
   for (int i = 0; i < 2000; ++i) {
-    std::array<uint64_t, 4> w;
-    std::memcpy(w.data(), Fr::random(rng).mont().data(), sizeof w);
+    Fr::Repr w = Fr::random(rng).mont();
     if (i & 1) w[3] |= uint64_t(1) << 63;  // any value below 2^256 slices the same
     uint32_t w32[8];
     std::memcpy(w32, w.data(), sizeof w32);
@@ -165,17 +149,16 @@ TEST(Fp48, MontgomeryProductMatchesFp) {
     const auto& [a, b] = cases[i];
     const Words want = words_of(a * b);
     // Canonical and lazy operands: the same residues.
-    const Words wa = i & 1 ? plus_p(words_of(a)) : words_of(a);
-    const Words wb = i & 2 ? plus_p(words_of(b)) : words_of(b);
+    const Words wa = i & 1 ? plus_modulus<Fp>(words_of(a)) : words_of(a);
+    const Words wb = i & 2 ? plus_modulus<Fp>(words_of(b)) : words_of(b);
     ASSERT_EQ(product(wa, wb), want) << "case " << i;
   }
   // The largest operand, 2p − 1 (p − 1 taken lazily): every column at its fullest.
-  Words pm1;
-  std::copy(std::begin(fp48::FpShape::kModulus), std::end(fp48::FpShape::kModulus), pm1.begin());
+  Words pm1 = Fp::kModulus;
   pm1[0] -= 1;  // p is odd
   const Fp big = Fp::from_mont(pm1);
-  ASSERT_EQ(product(plus_p(pm1), plus_p(pm1)), words_of(big * big));
-  ASSERT_EQ(product(plus_p(pm1), pm1), words_of(big * big));
+  ASSERT_EQ(product(plus_modulus<Fp>(pm1), plus_modulus<Fp>(pm1)), words_of(big * big));
+  ASSERT_EQ(product(plus_modulus<Fp>(pm1), pm1), words_of(big * big));
 }
 
 // Lazy outputs (below 2p) fed back in, as a kernel's chain would.
@@ -192,52 +175,21 @@ TEST(Fp48, ChainedLazyProductsMatchFp) {
   }
   Words w;
   fp48::to_words(e, w.data());
-  if (geq_p(w)) w = minus_p(w);
-  EXPECT_EQ(w, words_of(x));
+  EXPECT_EQ(less_modulus_once<Fp>(w), words_of(x));
 }
 
 // Fr over 6 limbs (R = 2^288): a·b·2^-288, i.e. ff::Fr's product once one
 // factor is taken times 2^32; canonical and lazy operands, exact throughout.
 TEST(Fp48, FrProductMatchesFrWithAFactorTakenTimes2To32) {
-  using FrWords = std::array<uint64_t, 4>;
-  auto words = [](const Fr& x) {
-    FrWords w;
-    std::memcpy(w.data(), x.mont().data(), sizeof w);
-    return w;
-  };
-  auto lazy = [](FrWords w) {  // w + r, below 2r < 2^256
-    unsigned __int128 carry = 0;
-    for (int i = 0; i < 4; ++i) {
-      carry += (unsigned __int128)w[i] + fp48::FrShape::kModulus[i];
-      w[i] = uint64_t(carry);
-      carry >>= 64;
-    }
-    return w;
-  };
-  auto reduce = [](FrWords w) {  // below r, from below 2r (one subtraction)
-    bool geq = true;
-    for (int i = 3; i >= 0; --i)
-      if (w[i] != fp48::FrShape::kModulus[i]) {
-        geq = w[i] > fp48::FrShape::kModulus[i];
-        break;
-      }
-    if (!geq) return w;
-    __int128 borrow = 0;
-    for (int i = 0; i < 4; ++i) {
-      const __int128 d = (__int128)w[i] - fp48::FrShape::kModulus[i] + borrow;
-      w[i] = uint64_t(d);
-      borrow = d < 0 ? -1 : 0;
-    }
-    return w;
-  };
+  using FrWords = Fr::Repr;
   TestRng rng(fresh_test_seed());
   const Fr two32 = Fr::from_uint(uint64_t(1) << 32);
   std::vector<std::pair<Fr, Fr>> cases = {{Fr::zero(), Fr::one()}, {Fr::one(), Fr::one()}, {-Fr::one(), -Fr::one()}};
   for (int i = 0; i < 20000; ++i) cases.emplace_back(Fr::random(rng), Fr::random(rng));
   for (size_t i = 0; i < cases.size(); ++i) {
     const auto& [a, b] = cases[i];
-    const FrWords wa = i & 1 ? lazy(words(a)) : words(a);
-    const FrWords wb = i & 2 ? lazy(words(b * two32)) : words(b * two32);
+    const FrWords wa = i & 1 ? plus_modulus<Fr>(words_of(a)) : words_of(a);
+    const FrWords wb = i & 2 ? plus_modulus<Fr>(words_of(b * two32)) : words_of(b * two32);
     fp48::FrElem r;
     std::feclearexcept(FE_INEXACT);
     fp48::mont_mul<HostOps, fp48::FrShape>(r, fp48::from_words<fp48::FrShape>(wa.data()),
@@ -246,7 +198,7 @@ TEST(Fp48, FrProductMatchesFrWithAFactorTakenTimes2To32) {
     for (double v : r.v) ASSERT_TRUE(v >= 0 && v < fp48::kTwo48 && v == std::floor(v)) << "case " << i;
     FrWords got;
     fp48::to_words<fp48::FrShape>(r, got.data());
-    ASSERT_EQ(reduce(got), words(a * b)) << "case " << i;
+    ASSERT_EQ(less_modulus_once<Fr>(got), words_of(a * b)) << "case " << i;
   }
 }
 

@@ -83,7 +83,6 @@ struct FrShape {
 using Elem = Limbs<FpShape::kLimbs>;
 using FrElem = Limbs<FrShape::kLimbs>;
 inline constexpr int kLimbs = FpShape::kLimbs;
-inline constexpr const uint64_t* kP64 = FpShape::kModulus;
 
 // 48-bit limb i of a little-endian array of kWords 64-bit words.
 template <class S = FpShape>
