@@ -462,8 +462,14 @@ std::atomic<bool> g_pass_fp48{[] {
   const char* e = std::getenv("CUZK_NTT_FP48");
   return e != nullptr && std::string(e) == "1";
 }()};
-bool fp48_passes() {
-  return g_pass_radix.load(std::memory_order_relaxed) == 4 && g_pass_fp48.load(std::memory_order_relaxed);
+// Which pass kernel a transform runs: read once per transform, so that all
+// its passes (and the twiddle table the FP64 products need) agree.
+struct PassVariant {
+  bool radix4 = false, fp48 = false;
+};
+PassVariant pass_variant() {
+  const bool radix4 = g_pass_radix.load(std::memory_order_relaxed) == 4;
+  return {radix4, radix4 && g_pass_fp48.load(std::memory_order_relaxed)};
 }
 
 template <bool kDit, bool kRadix4, bool kFp48 = false>
@@ -475,22 +481,21 @@ Status launch_pass_kernel(DFr* data, const PassArgs& a, unsigned blocks, unsigne
   return CUZK_CUDA_LAUNCH_CHECK();
 }
 
-Status launch_pass(bool dit, DFr* data, const PassArgs& a, cudaStream_t stream) {
+Status launch_pass(bool dit, PassVariant v, DFr* data, const PassArgs& a, cudaStream_t stream) {
   const size_t t = size_t(1) << (a.k + a.j);
   const unsigned threads = unsigned(std::min<size_t>(kPassThreads, std::max<size_t>(1, t / 2)));
   const unsigned blocks = unsigned(size_t(1) << (a.lg_n - a.k - a.j));
   const size_t smem = t * sizeof(DFr);
-  const bool radix4 = g_pass_radix.load(std::memory_order_relaxed) == 4;
-  if (radix4 && a.small_x32 != nullptr) {
+  if (v.fp48) {
     return dit ? launch_pass_kernel<true, true, true>(data, a, blocks, threads, smem, stream)
                : launch_pass_kernel<false, true, true>(data, a, blocks, threads, smem, stream);
   }
   if (dit) {
-    return radix4 ? launch_pass_kernel<true, true>(data, a, blocks, threads, smem, stream)
-                  : launch_pass_kernel<true, false>(data, a, blocks, threads, smem, stream);
+    return v.radix4 ? launch_pass_kernel<true, true>(data, a, blocks, threads, smem, stream)
+                    : launch_pass_kernel<true, false>(data, a, blocks, threads, smem, stream);
   }
-  return radix4 ? launch_pass_kernel<false, true>(data, a, blocks, threads, smem, stream)
-                : launch_pass_kernel<false, false>(data, a, blocks, threads, smem, stream);
+  return v.radix4 ? launch_pass_kernel<false, true>(data, a, blocks, threads, smem, stream)
+                  : launch_pass_kernel<false, false>(data, a, blocks, threads, smem, stream);
 }
 
 Status check_workspace(int lg_n, void* ws, size_t* ws_bytes, bool* size_query) {
@@ -543,7 +548,7 @@ Status prepare_scales(const NttSpec& spec, const Fused& fused, const Tables& tb,
 }
 
 Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const Scale& pre, const Scale& post,
-                  bool fp48, cudaStream_t stream) {
+                  PassVariant v, cudaStream_t stream) {
   const int lg_n = spec.lg_n;
   const bool dit = spec.order == Order::kBitReversedToNatural || spec.order == Order::kBitReversedToBitReversed;
   std::vector<PassRange> passes = plan_passes(lg_n);
@@ -557,13 +562,13 @@ Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const S
     a.k = passes[p].k;
     a.j = std::min(a.lo, kSmallLg - a.k);
     a.small = tb.small;
-    a.small_x32 = fp48 ? tb.small_x32 : nullptr;
+    a.small_x32 = v.fp48 ? tb.small_x32 : nullptr;
     a.tw_lo = tb.tw_lo;
     a.tw_hi = tb.tw_hi;
     if (a.lo > 0 && a.lo + a.k < lg_n && a.lo + a.k == direct_lg) a.tw_direct = tb.direct;
     if (p == 0) a.pre = pre;
     if (p + 1 == passes.size()) a.post = post, a.last = 1;
-    RETURN_IF_ERROR(launch_pass(dit, data, a, stream));
+    RETURN_IF_ERROR(launch_pass(dit, v, data, a, stream));
   }
   return ok_status();
 }
@@ -584,8 +589,8 @@ Status run_ntt(ff::Fr* d_data, const NttSpec& spec, const Fused& fused, void* d_
   powers_kernel<<<grid_for(1u << (kSmallLg - 1), 256), 256, 0, stream>>>(
       tb.small, 1u << (kSmallLg - 1), to_dev(inverse ? small_root.inverse() : small_root), to_dev(ff::Fr::one()));
   RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-  const bool fp48 = fp48_passes();
-  if (fp48) {  // the same roots times 2^32, for the FP64 products (twiddle_mul)
+  const PassVariant variant = pass_variant();
+  if (variant.fp48) {  // the same roots times 2^32, for the FP64 products (twiddle_mul)
     powers_kernel<<<grid_for(1u << (kSmallLg - 1), 256), 256, 0, stream>>>(
         tb.small_x32, 1u << (kSmallLg - 1), to_dev(inverse ? small_root.inverse() : small_root),
         to_dev(ff::Fr::from_uint(uint64_t(1) << 32)));
@@ -602,10 +607,10 @@ Status run_ntt(ff::Fr* d_data, const NttSpec& spec, const Fused& fused, void* d_
   Scale pre, post;
   RETURN_IF_ERROR(prepare_scales(spec, fused, tb, &pre, &post, stream));
   if (spec.order == Order::kBitReversedToBitReversed) {
-    RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, fp48, stream));  // DIT: natural out
+    RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, variant, stream));  // DIT: natural out
     return bit_reverse_permute(d_data, spec.lg_n, stream);
   }
-  RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, fp48, stream));
+  RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, variant, stream));
   if (spec.order == Order::kNaturalToNatural) return bit_reverse_permute(d_data, spec.lg_n, stream);
   return ok_status();
 }
