@@ -31,6 +31,26 @@ struct HostOps {
   static double fma(double x, double y, double z) { return std::fma(x, y, z); }
 };
 
+// The limbs sliced from 64-bit words, bit by bit: the reference the
+// header's 32-bit slicing (the device's) and the products are checked with.
+template <class S = fp48::FpShape>
+fp48::Limbs<S::kLimbs> from_words(const uint64_t* w) {
+  fp48::Limbs<S::kLimbs> e;
+  for (int i = 0; i < S::kLimbs; ++i) e.v[i] = double(fp48::limb48<S>(w, i));
+  return e;
+}
+template <class S = fp48::FpShape>
+void to_words(const fp48::Limbs<S::kLimbs>& e, uint64_t* w) {
+  for (int k = 0; k < S::kWords; ++k) w[k] = 0;
+  for (int i = 0; i < S::kLimbs; ++i) {
+    const uint64_t x = uint64_t(e.v[i]);
+    const int bit = 48 * i, word = bit / 64, shift = bit % 64;
+    if (word >= S::kWords) continue;
+    w[word] |= x << shift;
+    if (shift > 16 && word + 1 < S::kWords) w[word + 1] |= x >> (64 - shift);
+  }
+}
+
 using Words = Fp::Repr;
 
 // Montgomery words, as the field keeps them.
@@ -56,7 +76,7 @@ typename F::Repr less_modulus_once(typename F::Repr w) {
 // The product's result as words, checked to be limbs below 2^48 and below 2p,
 // then reduced below p.
 Words product(const Words& a, const Words& b) {
-  const fp48::Elem x = fp48::from_words(a.data()), y = fp48::from_words(b.data());
+  const fp48::Elem x = from_words(a.data()), y = from_words(b.data());
   fp48::Elem r;
   std::feclearexcept(FE_INEXACT);
   fp48::mont_mul<HostOps, fp48::FpShape>(r, x, y);
@@ -67,7 +87,7 @@ Words product(const Words& a, const Words& b) {
     EXPECT_EQ(v, std::floor(v));
   }
   Words w;
-  fp48::to_words(r, w.data());
+  to_words(r, w.data());
   w = less_modulus_once<Fp>(w);
   EXPECT_FALSE((limbs_geq<Fp::kLimbs>(w, Fp::kModulus))) << "output not below 2p";
   return w;
@@ -103,7 +123,7 @@ TEST(Fp48, WordsRoundTrip) {
   for (int i = 0; i < 1000; ++i) {
     const Words w = plus_modulus<Fp>(words_of(Fp::random(rng)));
     Words back;
-    fp48::to_words(fp48::from_words(w.data()), back.data());
+    to_words(from_words(w.data()), back.data());
     ASSERT_EQ(back, w);
   }
 }
@@ -117,7 +137,7 @@ TEST(Fp48, ThirtyTwoBitWordsSliceAsTheSixtyFourBitOnes) {
     const Words w = i & 1 ? plus_modulus<Fp>(words_of(Fp::random(rng))) : words_of(Fp::random(rng));
     uint32_t w32[12];
     std::memcpy(w32, w.data(), sizeof w32);
-    const fp48::Elem a = fp48::from_words<fp48::FpShape>(w.data()), b = fp48::from_words32<fp48::FpShape>(w32);
+    const fp48::Elem a = from_words<fp48::FpShape>(w.data()), b = fp48::from_words32<fp48::FpShape>(w32);
     for (int k = 0; k < fp48::kLimbs; ++k) ASSERT_EQ(a.v[k], b.v[k]) << i << " limb " << k;
     uint32_t back[12];
     fp48::to_words32<fp48::FpShape>(a, back);
@@ -128,7 +148,7 @@ TEST(Fp48, ThirtyTwoBitWordsSliceAsTheSixtyFourBitOnes) {
     if (i & 1) w[3] |= uint64_t(1) << 63;  // any value below 2^256 slices the same
     uint32_t w32[8];
     std::memcpy(w32, w.data(), sizeof w32);
-    const fp48::FrElem a = fp48::from_words<fp48::FrShape>(w.data()), b = fp48::from_words32<fp48::FrShape>(w32);
+    const fp48::FrElem a = from_words<fp48::FrShape>(w.data()), b = fp48::from_words32<fp48::FrShape>(w32);
     for (int k = 0; k < fp48::FrShape::kLimbs; ++k) ASSERT_EQ(a.v[k], b.v[k]) << i << " limb " << k;
     uint32_t back[8];
     fp48::to_words32<fp48::FrShape>(a, back);
@@ -167,14 +187,14 @@ TEST(Fp48, ChainedLazyProductsMatchFp) {
   const Fp y = Fp::random(rng);
   Fp x = Fp::random(rng);
   const Words wy = words_of(y);
-  fp48::Elem e = fp48::from_words(words_of(x).data());
-  const fp48::Elem ey = fp48::from_words(wy.data());
+  fp48::Elem e = from_words(words_of(x).data());
+  const fp48::Elem ey = from_words(wy.data());
   for (int i = 0; i < 2000; ++i) {
     fp48::mont_mul<HostOps, fp48::FpShape>(e, e, ey);
     x = x * y;
   }
   Words w;
-  fp48::to_words(e, w.data());
+  to_words(e, w.data());
   EXPECT_EQ(less_modulus_once<Fp>(w), words_of(x));
 }
 
@@ -192,12 +212,12 @@ TEST(Fp48, FrProductMatchesFrWithAFactorTakenTimes2To32) {
     const FrWords wb = i & 2 ? plus_modulus<Fr>(words_of(b * two32)) : words_of(b * two32);
     fp48::FrElem r;
     std::feclearexcept(FE_INEXACT);
-    fp48::mont_mul<HostOps, fp48::FrShape>(r, fp48::from_words<fp48::FrShape>(wa.data()),
-                                          fp48::from_words<fp48::FrShape>(wb.data()));
+    fp48::mont_mul<HostOps, fp48::FrShape>(r, from_words<fp48::FrShape>(wa.data()),
+                                          from_words<fp48::FrShape>(wb.data()));
     ASSERT_FALSE(std::fetestexcept(FE_INEXACT)) << "a step rounded, case " << i;
     for (double v : r.v) ASSERT_TRUE(v >= 0 && v < fp48::kTwo48 && v == std::floor(v)) << "case " << i;
     FrWords got;
-    fp48::to_words<fp48::FrShape>(r, got.data());
+    to_words<fp48::FrShape>(r, got.data());
     ASSERT_EQ(less_modulus_once<Fr>(got), words_of(a * b)) << "case " << i;
   }
 }

@@ -94,26 +94,6 @@ CUZK_FP48_HD constexpr uint64_t limb48(const uint64_t* w, int i) {
   return x & kMask48;
 }
 
-template <class S = FpShape>
-CUZK_FP48_HD Limbs<S::kLimbs> from_words(const uint64_t* w) {
-  Limbs<S::kLimbs> e;
-  for (int i = 0; i < S::kLimbs; ++i) e.v[i] = double(limb48<S>(w, i));
-  return e;
-}
-
-// Back to kWords 64-bit words (limbs below 2^48, value below 2^(64·kWords)).
-template <class S = FpShape>
-CUZK_FP48_HD void to_words(const Limbs<S::kLimbs>& e, uint64_t* w) {
-  for (int k = 0; k < S::kWords; ++k) w[k] = 0;
-  for (int i = 0; i < S::kLimbs; ++i) {
-    const uint64_t x = uint64_t(e.v[i]);
-    const int bit = 48 * i, word = bit / 64, shift = bit % 64;
-    if (word >= S::kWords) continue;
-    w[word] |= x << shift;
-    if (shift > 16 && word + 1 < S::kWords) w[word + 1] |= x >> (64 - shift);
-  }
-}
-
 // A limb x < 2^48 as a double: its bits written under 2^52's exponent make
 // 2^52 + x, and 2^52 is taken off (exact); and back, by adding 2^52 and
 // reading the low bits. The same bit patterns on the host (memcpy) and the
