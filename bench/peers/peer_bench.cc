@@ -5,8 +5,13 @@
 // MSM: bases P_i = A + i·H (A, H random) made on the device, fresh random
 // scalars; the result must be (Σ k_i)·A + (Σ i·k_i)·H, two CPU scalar
 // multiplications (no peer is trusted with the answer). NTT: forward, natural
-// order, 2^lg random elements, plain and on the coset of 7 (bellperson's
-// convention); every peer's output is compared with cuzk's, whose NTT the
+// order, 2^lg random elements: plain, on the coset of 7 (bellperson's
+// convention: cuzk and sppark) and on the coset of a primitive 2^(lg+1)-th
+// root of unity (cuzk and ICICLE: ICICLE takes a coset generator from its
+// domain's own twiddles, here a domain of 2^(lg+1); any other generator, 7
+// among them, it raises to the n powers on the host at every call — 12 s at
+// 2^27 — which times its host loop, not its kernels). Every peer's output is
+// compared with cuzk's on the same coset, whose NTT the
 // gpu tests check against the CPU's. Timings: wall time of a synchronous call
 // from start to its result on the host (the same for all three), median of
 // --reps after one warm-up; inputs are resident for all three.
@@ -14,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -188,6 +194,9 @@ Status bench_msm(const char* name, const std::vector<int>& lgs, int reps, bool i
   return ok_status();
 }
 
+// The NTT rows: which coset, and which peers take it.
+enum class NttCase { kPlain, kCosetOfSeven, kCosetInDomain };
+
 Status bench_ntt(int lg, int reps, bool icicle) {
   const size_t n = size_t(1) << lg;
   ASSIGN_OR_RETURN(gpu::Stream stream, gpu::Stream::create());
@@ -197,13 +206,17 @@ Status bench_ntt(int lg, int reps, bool icicle) {
   const size_t ws_bytes = ntt::cuda::ntt_workspace_bytes(lg);
   ASSIGN_OR_RETURN(auto ws, gpu::DeviceBuffer<uint8_t>::allocate(std::max<size_t>(ws_bytes, 1)));
   const Fr seven = ff::fr_generator(ff::RootConvention::kBellperson);
-  for (bool coset : {false, true}) {
-    const std::string op = coset ? "ntt_coset" : "ntt";
+  // The coset ICICLE runs from its twiddles: ω of order 2^(lg+1), whose powers
+  // are the domain of 2^(lg+1) that ICICLE is set up with for this row.
+  const Fr half_step = ff::root_of_unity(lg + 1, ff::RootConvention::kBellperson);
+  for (NttCase c : {NttCase::kPlain, NttCase::kCosetOfSeven, NttCase::kCosetInDomain}) {
+    const std::string op = c == NttCase::kPlain ? "ntt" : c == NttCase::kCosetOfSeven ? "ntt_coset" : "ntt_coset_domain";
     ntt::cuda::NttSpec spec;
     spec.lg_n = lg;
     spec.direction = ntt::cuda::Direction::kForward;
     spec.order = ntt::cuda::Order::kNaturalToNatural;
-    if (coset) spec.coset_shift = seven;
+    if (c == NttCase::kCosetOfSeven) spec.coset_shift = seven;
+    if (c == NttCase::kCosetInDomain) spec.coset_shift = half_step;
     // cuzk: the reference output from one run on the input, then timings.
     std::vector<Fr> want(n), got(n);
     auto run_cuzk = [&]() -> Status {
@@ -230,31 +243,32 @@ Status bench_ntt(int lg, int reps, bool icicle) {
       report({op, who, lg, median(tm.ms), got == want ? "ok" : "MISMATCH"});
       return ok_status();
     };
-    {  // sppark: one checked run on the input, then timings on what is there
+    // One checked run of a peer on the input, then timings on what is there.
+    auto run_peer = [&](const char* who, const std::function<std::string(int, Timings*)>& call) -> Status {
       Timings once, tm;
       RETURN_IF_ERROR(data.upload(input.data(), n, stream.get()));
       RETURN_IF_ERROR(stream.synchronize());
-      std::string err = sppark_ntt(data.data(), lg, coset, 0, &once);
+      std::string err = call(0, &once);
       if (err.empty()) {
         RETURN_IF_ERROR(data.download(got.data(), n, stream.get()));
         RETURN_IF_ERROR(stream.synchronize());
-        err = sppark_ntt(data.data(), lg, coset, reps, &tm);
+        err = call(reps, &tm);
       }
-      RETURN_IF_ERROR(compare(err, tm, "sppark"));
+      return compare(err, tm, who);
+    };
+    if (c != NttCase::kCosetInDomain) {  // sppark's coset is its own generator, 7
+      RETURN_IF_ERROR(run_peer("sppark", [&](int k, Timings* tm) {
+        return sppark_ntt(data.data(), lg, c == NttCase::kCosetOfSeven, k, tm);
+      }));
     }
-    if (icicle) {
-      const ff::Limbs<4> root = ff::root_of_unity(lg, ff::RootConvention::kBellperson).canonical();
-      const ff::Limbs<4> shift = seven.canonical();
-      Timings once, tm;
-      RETURN_IF_ERROR(data.upload(input.data(), n, stream.get()));
-      RETURN_IF_ERROR(stream.synchronize());
-      std::string err = icicle_ntt(data.data(), lg, lg, root.data(), coset ? shift.data() : nullptr, 0, &once);
-      if (err.empty()) {
-        RETURN_IF_ERROR(data.download(got.data(), n, stream.get()));
-        RETURN_IF_ERROR(stream.synchronize());
-        err = icicle_ntt(data.data(), lg, lg, root.data(), coset ? shift.data() : nullptr, reps, &tm);
-      }
-      RETURN_IF_ERROR(compare(err, tm, "icicle"));
+    if (icicle && c != NttCase::kCosetOfSeven) {
+      const int max_lg = c == NttCase::kPlain ? lg : lg + 1;
+      const ff::Limbs<4> root = ff::root_of_unity(max_lg, ff::RootConvention::kBellperson).canonical();
+      const ff::Limbs<4> shift = half_step.canonical();
+      const uint64_t* coset = c == NttCase::kCosetInDomain ? shift.data() : nullptr;
+      RETURN_IF_ERROR(run_peer("icicle", [&](int k, Timings* tm) {
+        return icicle_ntt(data.data(), lg, max_lg, root.data(), coset, k, tm);
+      }));
     }
   }
   return ok_status();
