@@ -25,8 +25,9 @@ if [[ $want_test -eq 1 ]] && ! command -v node >/dev/null; then
   packages+=(nodejs npm)
 fi
 # The TLS tests make their certificates with the openssl tool; the
-# thread-safety check and the fuzz targets need Clang and its runtimes.
-[[ $want_test -eq 1 ]] && packages+=(openssl clang-16 libclang-rt-16-dev)
+# thread-safety check and the fuzz targets need Clang and its runtimes; the
+# device scripts' parsers are tested with Python.
+[[ $want_test -eq 1 ]] && packages+=(openssl clang-16 libclang-rt-16-dev python3)
 # Headless Chromium for the status page test.
 if [[ $want_test -eq 1 ]]; then
   packages+=(chromium)
