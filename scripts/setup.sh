@@ -46,9 +46,13 @@ else
 fi
 
 if [[ $want_test -eq 1 ]]; then
+  # Debian 12's Node 18.19 with its npm 9.2 runs every Node part of the tests
+  # (the @noble/curves vector generators, circom2, snarkjs, the gRPC wire and
+  # soak clients), although @noble/curves declares Node >= 20.19 (npm ci
+  # only warns about that); older Node is not tried.
   node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-  if [[ $node_major -lt 20 ]]; then
-    echo "setup: WARNING: Node $(node --version 2>/dev/null) found; @noble/curves needs Node >= 20.19 (NodeSource or a newer distribution)" >&2
+  if [[ $node_major -lt 18 ]]; then
+    echo "setup: WARNING: Node $(node --version 2>/dev/null) found; the tests are run with Node 18.19 (Debian 12) and 20" >&2
   fi
   # Node packages for the differential and interoperability tests.
   stamp=tests/vectors/node_modules/.cuzk-installed
