@@ -3,6 +3,8 @@
 # for every supported GPU when nvcc is present); PRESET=ci for
 # warnings-as-errors with CUDA for sm_90. CUZK_CMAKE_ARGS adds cache settings
 # (e.g. -DCMAKE_CUDA_ARCHITECTURES=89-real for one GPU's code only).
+#   scripts/build.sh [TARGET...]   everything, or only the targets named
+#                                  (the demo builds `cuzk` alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${PRESET:-release}
@@ -18,4 +20,6 @@ if command -v ccache >/dev/null; then
 fi
 # shellcheck disable=SC2086
 cmake --preset "$preset" ${CUZK_CMAKE_ARGS:-} >/dev/null
-cmake --build --preset "$preset" -j "$(nproc)"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build --preset "$preset" -j "$(nproc)" "${targets[@]}"

@@ -13,7 +13,7 @@ if [[ -z ${CUZK_DEMO_BIN:-} ]]; then
     caps=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. ' | sort -u | sed 's/$/-real/' | paste -sd';' || true)
     if [[ -n $caps ]]; then export CUZK_CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=$caps"; else export CUZK_CMAKE_ARGS="-DCUZK_CUDA=OFF"; fi
   fi
-  scripts/build.sh
+  scripts/build.sh cuzk  # the binary alone; scripts/test.sh builds the tests
 fi
 cuzk=${CUZK_DEMO_BIN:-build/bin/cuzk}
 $cuzk version
