@@ -6,6 +6,7 @@
                                           `ncu --query-metrics` printed in
                                           QUERY_FILE (all of them when the
                                           file lists none)
+  ncu_limits.py basic                     a short list every recent ncu knows
   ncu_limits.py table CSV... [--json F]   one row per kernel (launches of the
                                           same kernel averaged, weighted by
                                           their duration): time, SM and DRAM
@@ -42,6 +43,9 @@ STALL_METRIC = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
 
 WANTED = ([DURATION, SM, DRAM, L1, L2, OCCUPANCY, ISSUE, REGISTERS, LSU] + [PIPE_METRIC.format(p) for p in PIPES] +
           [STALL_METRIC.format(s) for s in STALLS])
+
+# Metrics every recent ncu knows, for when the list above is refused.
+BASIC = [DURATION, SM, DRAM, OCCUPANCY, ISSUE]
 
 # A pipe this busy, or memory this busy, is the limit; below both, the kernel
 # waits on latency (its largest stall says on what).
@@ -186,6 +190,8 @@ def limit(row):
     top_stall = max(stalls, key=stalls.get) if stalls else None
     if top_pipe is not None and pipes[top_pipe] >= PIPE_BOUND:
         return "pipe ({} {:.0f}%)".format(top_pipe, pipes[top_pipe])
+    if top_pipe is None and row["sm"] is not None and row["sm"] >= PIPE_BOUND:  # no pipe metrics
+        return "compute (SM {:.0f}%)".format(row["sm"])
     if memory is not None and memory >= MEMORY_BOUND:
         which = max((k for k in ("dram", "l1", "l2") if row[k] is not None), key=lambda k: row[k])
         return "memory ({} {:.0f}%)".format(which, memory)
@@ -193,6 +199,8 @@ def limit(row):
         return "issue ({:.0f}% of cycles issue)".format(row["issue"])
     if top_stall is not None:
         return "latency ({} {:.1f})".format(top_stall, stalls[top_stall])
+    if row["sm"] is not None or row["issue"] is not None:  # no stall metrics
+        return "latency (no stall metrics; occupancy {})".format(fmt(row["occupancy"], "{:.0f}%"))
     return "unknown (no metrics)"
 
 
@@ -218,6 +226,9 @@ def main(argv):
     if len(argv) == 3 and argv[1] == "metrics":
         with open(argv[2], errors="replace") as f:
             print(",".join(metric_list(f.read())))
+        return 0
+    if len(argv) == 2 and argv[1] == "basic":
+        print(",".join(BASIC))
         return 0
     if len(argv) >= 3 and argv[1] == "table":
         args, json_out = argv[2:], None

@@ -144,6 +144,21 @@ class NcuLimits(unittest.TestCase):
         self.assertEqual(set(got), {m for m in nl.WANTED if nl.base_name(m) in {nl.base_name(k) for k in known}})
         self.assertEqual(nl.metric_list("ncu: no device\n"), nl.WANTED)
 
+    def test_basic_metrics_still_name_a_limit(self):
+        busy = random_launch(self.rng, "latency")
+        busy[nl.SM] = self.rng.uniform(70, 95)
+        idle = random_launch(self.rng, "latency")
+        idle[nl.SM] = self.rng.uniform(5, 50)
+        launches = [(FWD, {k: v for k, v in busy.items() if k in nl.BASIC}),
+                    (NTT, {k: v for k, v in idle.items() if k in nl.BASIC})]
+        path = write(details_csv(launches))
+        try:
+            by_key = self.check_rows(launches, nl.summarize(nl.read_launches(path)))
+        finally:
+            os.unlink(path)
+        self.assertTrue(by_key[("pair_forward_kernel", "Fp, true")]["limit"].startswith("compute (SM"))
+        self.assertTrue(by_key[("ntt_pass_kernel", "")]["limit"].startswith("latency (no stall metrics"))
+
     def test_no_header_no_launches(self):
         path = write("==PROF== nothing profiled\n")
         try:
