@@ -17,7 +17,9 @@ if [[ $(id -u) -ne 0 ]]; then
   fi
 fi
 
-packages=(build-essential cmake ninja-build git pkg-config
+# file: cpack's .deb generator reads the binary's dependencies with it
+# (CPACK_DEBIAN_PACKAGE_SHLIBDEPS); a minimal Debian 12 lacks it.
+packages=(build-essential cmake ninja-build git pkg-config file
           libgtest-dev libgmock-dev libbenchmark-dev
           libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev libtomlplusplus-dev libcpp-httplib-dev
           libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc)
