@@ -39,7 +39,6 @@ echo "metrics asked: $(tr ',' '\n' <<< "$metrics" | wc -l)"
 
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(msm27 ntt27 msm22 g2-22 ones24)
-csvs=()
 t0=$(date +%s)
 for target in "${targets[@]}"; do
   env_set=()
@@ -76,7 +75,6 @@ for target in "${targets[@]}"; do
   echo "   exit $rc in $(( $(date +%s) - s )) s"
   [[ $rc -eq 0 ]] || tail -5 "$RAW/$tag.log"
   if [[ -s $RAW/$tag.csv ]]; then
-    csvs+=("$RAW/$tag.csv")
     { echo "### $target"; echo; python3 "$here/ncu_limits.py" table "$RAW/$tag.csv" --json "$RAW/$tag.json"; echo; } \
       >> "$OUT/ncu-limits.md"
   fi

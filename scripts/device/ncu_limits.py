@@ -146,7 +146,7 @@ def family(name):
 def variant(name):
     """The template arguments, which tell a kernel's instantiations apart."""
     m = re.search(r"<(.*)>", name.split("(")[0])
-    return m.group(1).replace("ff::cuda::", "") if m else ""
+    return re.sub(r"(\w+::)+", "", m.group(1)) if m else ""
 
 
 def summarize(launches):

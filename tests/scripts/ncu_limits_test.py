@@ -18,7 +18,8 @@ import ncu_limits as nl  # noqa: E402
 IDENT = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size",
          "Grid Size", "Device", "CC"]
 FWD = "void pair_forward_kernel<ff::cuda::Fp, true>(PairItems<ff::cuda::Fp, true>, const unsigned int *, unsigned int)"
-BWD = "void pair_backward_kernel<ff::cuda::Fp, false, false>(PairItems<ff::cuda::Fp, false>, const unsigned int *)"
+BWD = ("void cuzk::msm::cuda::kernels::pair_backward_kernel<cuzk::ff::cuda::Fp, false, false>"
+       "(cuzk::msm::cuda::kernels::PairItems<cuzk::ff::cuda::Fp, false>, const unsigned int *)")
 NTT = "ntt_pass_kernel(ff::cuda::Fr *, PassArgs)"
 
 
