@@ -20,11 +20,8 @@ rounds=2
 if [[ ${1:-} == --rounds ]]; then rounds=$2; shift 2; fi
 OUT=${OUT:-/tmp/cuzk-out}
 mkdir -p "$OUT"
-bin=/tmp/cuzk-bin
-if [[ ! -x $bin/bin/cuzk ]]; then
-  rm -rf $bin && mkdir -p $bin && tar xzf .carry/cuzk.tar.gz -C $bin || { echo "no .carry/cuzk.tar.gz"; exit 2; }
-fi
-export LD_LIBRARY_PATH=$bin/lib
+# shellcheck source=scripts/device/packed-bin.sh
+source scripts/device/packed-bin.sh
 echo "packed from: $(tr '\n' ' ' < $bin/commit); B = $setting"
 i=0
 for cmd in "$@"; do

@@ -22,11 +22,8 @@ cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/cuzk-out}
 mkdir -p "$OUT"
 here=$PWD/scripts/device
-bin=/tmp/cuzk-bin
-if [[ ! -x $bin/bin/cuzk ]]; then
-  rm -rf $bin && mkdir -p $bin && tar xzf .carry/cuzk.tar.gz -C $bin || { echo "no .carry/cuzk.tar.gz"; exit 2; }
-fi
-export LD_LIBRARY_PATH=$bin/lib
+# shellcheck source=scripts/device/packed-bin.sh
+source scripts/device/packed-bin.sh
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 [[ -n $ncu && -x $ncu ]] || { echo "ncu-limits: no ncu on this machine"; exit 2; }
 RAW=$(mktemp -d)/ncu

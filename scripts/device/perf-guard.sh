@@ -23,9 +23,8 @@ mkdir -p "$OUT"
 RAW=$(mktemp -d)/raw
 mkdir -p "$RAW"
 exec > >(tee -a "$OUT/guard.log") 2>&1
-bin=/tmp/cuzk-bin
-rm -rf $bin && mkdir -p $bin && tar xzf .carry/cuzk.tar.gz -C $bin || { echo "no .carry/cuzk.tar.gz"; exit 2; }
-export LD_LIBRARY_PATH=$bin/lib
+# shellcheck source=scripts/device/packed-bin.sh
+source scripts/device/packed-bin.sh
 cuzk=$bin/bin/cuzk
 echo "packed from: $(tr '\n' ' ' < $bin/commit)"
 $cuzk version 2>&1 | head -5

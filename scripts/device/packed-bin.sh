@@ -1,0 +1,7 @@
+# Sourced by the device scripts that run the packed build: unpacks
+# .carry/cuzk.tar.gz (scripts/device/pack.sh) into $bin on the GPU machine,
+# afresh every time (a warm machine may still hold an earlier call's build),
+# and points the loader at the libraries packed with it.
+bin=/tmp/cuzk-bin
+rm -rf $bin && mkdir -p $bin && tar xzf .carry/cuzk.tar.gz -C $bin || { echo "no .carry/cuzk.tar.gz"; exit 2; }
+export LD_LIBRARY_PATH=$bin/lib
