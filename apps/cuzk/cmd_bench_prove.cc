@@ -209,9 +209,6 @@ Status one_run(const Case& c, std::shared_ptr<const groth16::AttachedKey> key, g
   // the resident plan's queries side by side, the overlapped streamed plan's
   // beside the H MSM), the column shows the query's own device time, which
   // overlaps the others'; "msm_lab" is then the main timeline's share.
-  // The resident plan classifies beside the H step: its column shows that.
-  if (t.lane.get("classify") == 0 && t.lane.get(std::string(groth16::LaneTimes::kBeside) + "classify") > 0)
-    res->stage_ms["classify"].push_back(t.lane.get(std::string(groth16::LaneTimes::kBeside) + "classify"));
   for (const char* q : {"msm_l", "msm_a", "msm_b1", "msm_b2"}) {
     const std::string ones = std::string(q) + ".ones", tail = std::string(q) + ".tail";
     const std::string beside = std::string(groth16::LaneTimes::kBeside) + q;
@@ -276,8 +273,8 @@ void report(const BenchProveArgs& a, const Case& c, const CaseResult& r, double 
               r.wall_s.size(), double(r.vram.budget_bytes) / double(1 << 30), double(r.vram.peak_bytes) / double(1 << 30),
               double(hwm) / double(1 << 30), snark > 0 ? (", snarkjs " + std::to_string(snark) + " s").c_str() : "");
   if (st("msm_lab") > 0)
-    std::printf("  L, A, B1, B2 beside the H step: %.1f ms on the main timeline past it (classify, msm_l .. msm_b2: "
-                "each one's own time, overlapping)\n",
+    std::printf("  L, A, B1, B2 side by side: %.1f ms on the main timeline (msm_l .. msm_b2: each query's own, "
+                "overlapping)\n",
                 st("msm_lab"));
   std::fflush(stdout);
   if (!json) return;

@@ -6,22 +6,21 @@
 //           keeps its circuit on the device and the proof brings no rows)
 //   run:    [rows made here: cs: wait w → a, b, c = A·w, B·w, C·w, the rows
 //           past the circuit's, and the row check → first broken row to the host]
-//           ss: wait w → classify L, A, B (outputs at the start of the H
-//           MSM's workspace) → tail counts to the host → event E
 //           cs: for a, b and c: wait its upload, transform it (so b and c
 //           arrive while a is transformed; bellperson: c only to its
 //           coefficients) → the element-wise step and, bellperson, the coset
 //           iNTT less c's coefficients → [bellperson: h[n−1] to the host]
-//           host: wait E (the H step runs on)
-//           q0..q3 (beside the H step): L, A, B1, B2 side by side, each its
-//           batch addition of the ones, then its tail MSM, in workspaces
-//           carved from the H MSM's after the splits (where the four do not
-//           fit, or with the serial_queries fault: all four in turn on q0)
-//           cs: wait for q0..q3 → H MSM → results to the host; host waits
-//           for cs, then checks the rows and h[n−1]
-// The queries need only w and the key, and the H step only a, b, c: the
-// queries' arithmetic fills what the transforms leave of the device, and
-// the H MSM, which takes the workspace they used, starts when both are done.
+//           cs: wait w → classify L, A, B → tail counts to the host → event E
+//           cs: H MSM (queued before the host waits)
+//           host: wait E (H step and classification; the H MSM runs on)
+//           cs, q0, q1, q2 (after the H MSM): L, A, B1, B2 side by side,
+//           each its batch addition of the ones, then its tail MSM, in
+//           workspaces carved from the H MSM's → cs waits for q0..q2
+//           (where the four workspaces do not fit, or with the
+//           serial_queries fault: all four in turn on cs, as before)
+//           cs: results to the host; host waits for cs
+// The classification's outputs live in the buffer b and c came in (the H step
+// has consumed them by then).
 //
 // Stream order of the streamed plan (s0, s1: the StreamedMsms' two slot
 // streams; every StreamedMsm call is host-synchronous, msm.h):
@@ -87,10 +86,8 @@ using ec::G2Curve;
 using ff::Fr;
 
 constexpr uint64_t kAlign = 256;
-// LaneTimes::plan of a resident proof: its queries side by side or in turn,
-// beside the H step.
-constexpr std::string_view kSideBySide = "resident, queries side by side, beside the H step";
-constexpr std::string_view kInTurn = "resident, queries in turn, beside the H step";
+// LaneTimes::plan of a resident proof whose queries ran side by side.
+constexpr std::string_view kSideBySide = "resident, queries side by side";
 uint64_t align(uint64_t x) { return (x + kAlign - 1) & ~(kAlign - 1); }
 
 // Carves aligned pieces out of one device buffer.
@@ -184,7 +181,6 @@ class CudaLane final : public Lane {
   Status h_step(const KeyShape& s);
   Status check_witness(const KeyShape& s);
   Status classify_all(const CudaKey& key, const Fr* d_w, cudaStream_t stream);
-  Status classify_beside(const CudaKey& key);
   Status resident_msms(const CudaKey& key);
   Status resident_queries(const CudaKey& key);
   Status streamed_h_msm(const CudaKey& key);
@@ -205,15 +201,12 @@ class CudaLane final : public Lane {
 
   std::shared_ptr<DeviceContext> ctx_;
   gpu::Stream us_, cs_;
-  // The classification: the side buffer's (overlapped plan), and the
-  // resident plan's beside the H step.
-  gpu::Stream ss_;
-  // The resident plan's queries beside the H step: L, A, B1 and B2 on
-  // q0..q3, forked after the classification (ev_fork_); per query, events at
-  // the end of its batch addition and of its tail MSM. ev_cls0_: the
-  // classification's start.
-  std::array<gpu::Stream, 4> qs_;
-  gpu::Event ev_cls0_, ev_fork_;
+  gpu::Stream ss_;  // the side buffer's classification (overlapped plan)
+  // The resident plan's queries side by side: A, B1 and B2 on q0..q2 (L on
+  // cs), forked after the H MSM; per query, events at the end of its batch
+  // addition and of its tail MSM (L, A, B1, B2).
+  std::array<gpu::Stream, 3> qs_;
+  gpu::Event ev_fork_;
   std::array<std::array<gpu::Event, 2>, 4> ev_q_;
   gpu::Event ev_a_, ev_b_, ev_c_, ev_w_, ev_cls_, ev_up0_, ev_up1_;
   std::vector<std::pair<std::string, gpu::Event>> marks_;  // timing events on cs, in order
@@ -255,14 +248,13 @@ Status CudaLane::init() {
   // and the H MSM's, held up the next batch's copy.
   ASSIGN_OR_RETURN(const int urgent, gpu::Stream::greatest_priority());
   ASSIGN_OR_RETURN(ss_, gpu::Stream::create(urgent));
-  // L and A (q0, q1) at cs's priority; B1 and B2 (q2, q3) at the greatest:
-  // their tails are small MSMs, mostly serial steps, and they finished last
-  // behind L's and A's full kernels (2^27 PoRep: B2 238 ms beside them, 55
-  // ms alone).
-  for (size_t i = 0; i < qs_.size(); ++i) {
-    ASSIGN_OR_RETURN(qs_[i], i < 2 ? gpu::Stream::create() : gpu::Stream::create(urgent));
+  // B1 and B2 (q1, q2) at the greatest priority: their tails are small MSMs,
+  // mostly serial steps, and they finished last behind L's and A's full
+  // kernels (2^27 PoRep: B2 238 ms beside them, 55 ms alone).
+  ASSIGN_OR_RETURN(qs_[0], gpu::Stream::create());
+  for (size_t i = 1; i < qs_.size(); ++i) {
+    ASSIGN_OR_RETURN(qs_[i], gpu::Stream::create(urgent));
   }
-  ASSIGN_OR_RETURN(ev_cls0_, gpu::Event::create(true));
   ASSIGN_OR_RETURN(ev_fork_, gpu::Event::create(true));
   for (auto& pair : ev_q_)
     for (gpu::Event& e : pair) {
@@ -577,20 +569,13 @@ Status CudaLane::check_witness(const KeyShape& s) {
 }
 
 // The split outputs right after w in the streamed plan (in the b/c buffer,
-// or the side buffer), at the start of the H MSM's workspace in the resident
-// plan (the queries use them before the H MSM runs); queued on `stream`,
-// ev_cls_ recorded after them.
+// or the side buffer), in the region b and c came in in the resident plan;
+// queued on `stream`, ev_cls_ recorded after them.
 Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w, cudaStream_t stream) {
   const KeyShape& s = key.shape();
-  uint8_t* region = ws_->msm.data();
-  uint64_t region_bytes = ws_->msm.bytes();
-  if (!s.resident) {
-    const uint64_t w_bytes = align(s.num_vars * sizeof(Fr));
-    gpu::DeviceBuffer<uint8_t>& buf = streamed_.side ? set_->side : set_->bc;
-    region = buf.data() + w_bytes;
-    region_bytes = buf.bytes() - w_bytes;
-  }
-  Carver carve(region, region_bytes);
+  const uint64_t w_bytes = s.resident ? 0 : align(s.num_vars * sizeof(Fr));
+  gpu::DeviceBuffer<uint8_t>& region = streamed_.side && !s.resident ? set_->side : set_->bc;
+  Carver carve(region.data() + w_bytes, region.bytes() - w_bytes);
   const uint64_t ms[3] = {s.m_l, s.m_a, s.m_b};
   const uint32_t* index[3] = {nullptr, key.idx_a(), key.idx_b()};
   for (int q = 0; q < 3; ++q) {
@@ -604,66 +589,50 @@ Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w, cudaStream_t st
     RETURN_IF_ERROR(msm::cuda::classify(d_w, index[q], uint32_t(q == 0 ? s.num_inputs : 0), ms[q], qs.bufs,
                                         ws_->cls.data(), &ws, stream));
   }
-  split_end_ = region + carve.used();
+  split_end_ = region.data() + w_bytes + carve.used();
   RETURN_IF_ERROR(d_counts_.download(h_counts_.data(), 3, stream));
   return ev_cls_.record(stream);
 }
 
-// The resident plan's classification on ss, beside the matvec and the H
-// step (it reads only w): ev_cls0_ at its start, ev_cls_ and ev_fork_ after
-// it (ev_fork_ times it and starts the queries).
-Status CudaLane::classify_beside(const CudaKey& key) {
-  RETURN_IF_ERROR(ss_.wait(ev_w_));
-  RETURN_IF_ERROR(ev_cls0_.record(ss_));
-  RETURN_IF_ERROR(classify_all(key, d_w_, ss_.get()));
-  return ev_fork_.record(ss_);
-}
-
-// After the H step is queued: the queries beside it, then the H MSM.
 Status CudaLane::resident_msms(const CudaKey& key) {
   const KeyShape& s = key.shape();
-  RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes (the H step runs on)
-  RETURN_IF_ERROR(stop_if_cancelled("after the classification"));
-  RETURN_IF_ERROR(resident_queries(key));
   const Fr* d_h = reinterpret_cast<const Fr*>(set_->a.data());
   size_t ws = ws_->msm.bytes();
   RETURN_IF_ERROR(
       msm::cuda::msm<G1Curve>(key.h, d_h, s.n_h, d_res1_.data() + kH, ws_->msm.data(), &ws, cs_.get(), s.msm_config()));
   RETURN_IF_ERROR(mark("msm_h"));
+  RETURN_IF_ERROR(ev_cls_.synchronize());  // the tail sizes (the H MSM runs on)
+  RETURN_IF_ERROR(check_witness(s));
+  RETURN_IF_ERROR(stop_if_cancelled("after H"));
+  RETURN_IF_ERROR(resident_queries(key));
   RETURN_IF_ERROR(d_res1_.download(h_res1_.data(), kG1Slots, cs_.get()));
   RETURN_IF_ERROR(d_res2_.download(h_res2_.data(), kG2Slots, cs_.get()));
   RETURN_IF_ERROR(cs_.synchronize());
-  RETURN_IF_ERROR(check_witness(s));
   std::copy(h_res1_.begin(), h_res1_.end(), host_g1_.begin());
   std::copy(h_res2_.begin(), h_res2_.end(), host_g2_.begin());
-  // Each stage's own device time beside the main timeline ("beside.": they
-  // overlap the H step and one another; the main timeline's "msm_lab" is
-  // what the queries took past the H step).
-  ASSIGN_OR_RETURN(float cls_ms, gpu::Event::elapsed_ms(ev_cls0_, ev_fork_));
-  times_.stages_ms.emplace_back(std::string(LaneTimes::kBeside) + "classify", double(cls_ms));
-  const bool in_turn = times_.plan == kInTurn;
-  const char* names[4] = {"msm_l", "msm_a", "msm_b1", "msm_b2"};
-  for (size_t i = 0; i < 4; ++i) {
-    const gpu::Event& start = in_turn && i > 0 ? ev_q_[i - 1][1] : ev_fork_;
-    ASSIGN_OR_RETURN(float ones_ms, gpu::Event::elapsed_ms(start, ev_q_[i][0]));
-    ASSIGN_OR_RETURN(float tail_ms, gpu::Event::elapsed_ms(ev_q_[i][0], ev_q_[i][1]));
-    times_.stages_ms.emplace_back(std::string(LaneTimes::kBeside) + names[i] + ".ones", double(ones_ms));
-    times_.stages_ms.emplace_back(std::string(LaneTimes::kBeside) + names[i] + ".tail", double(tail_ms));
+  if (times_.plan == kSideBySide) {
+    // Each query's own device time ("beside.": they overlap one another;
+    // the main timeline's stage is "msm_lab", from the fork to the join).
+    const char* names[4] = {"msm_l", "msm_a", "msm_b1", "msm_b2"};
+    for (int i = 0; i < 4; ++i) {
+      ASSIGN_OR_RETURN(float ones_ms, gpu::Event::elapsed_ms(ev_fork_, ev_q_[size_t(i)][0]));
+      ASSIGN_OR_RETURN(float tail_ms, gpu::Event::elapsed_ms(ev_q_[size_t(i)][0], ev_q_[size_t(i)][1]));
+      times_.stages_ms.emplace_back(std::string(LaneTimes::kBeside) + names[i] + ".ones", double(ones_ms));
+      times_.stages_ms.emplace_back(std::string(LaneTimes::kBeside) + names[i] + ".tail", double(tail_ms));
+    }
   }
   return ok_status();
 }
 
-// L, A, B1 and B2 beside the H step, once the classification is done: each
-// the batch addition of its ones, then the MSM over its tail, in workspaces
-// carved from the H MSM's after the splits. When it holds the four tails'
-// workspaces and four batch additions', they run side by side on q0..q3:
+// L, A, B1 and B2 after the H MSM: each the batch addition of its ones,
+// then the MSM over its tail. The H MSM's workspace is free by then; when it
+// holds the four tails' workspaces and three batch additions' (L's uses the
+// batch-addition workspace), the queries run side by side on cs and q0..q2:
 // each query's last steps (its scans, the bucket reduction's few long
 // threads, the window combination on one thread, each kernel's last wave)
 // then overlap the others' full kernels (the B queries are short, mostly
-// such steps). Else they run in turn on q0 (L's batch addition workspace,
-// and the rest of the H MSM's for each tail: workspace_bytes sizes it for a
-// tail as large as its query). Either way cs waits for them before the H
-// MSM and marks "msm_lab" there.
+// such steps). Else they run in turn on cs, each timed apart
+// ("<query>.ones", "<query>.tail").
 Status CudaLane::resident_queries(const CudaKey& key) {
   const KeyShape& s = key.shape();
   ec::G1Jacobian* r1 = d_res1_.data();
@@ -694,11 +663,8 @@ Status CudaLane::resident_queries(const CudaKey& key) {
     return q.g2 ? msm::cuda::batch_add_workspace_bytes<G2Curve>(q.split->m)
                 : msm::cuda::batch_add_workspace_bytes<G1Curve>(q.split->m);
   };
-  // Past the splits: what the queries may use of the H MSM's workspace.
-  const uint64_t splits = uint64_t(split_end_ - ws_->msm.data());
-  const uint64_t room = ws_->msm.bytes() - splits;
-  // Side by side: each query's tail workspace and (but L's, which takes the
-  // batch-addition workspace) batch-addition workspace.
+  // Side by side: each query's tail workspace and (but L's) batch-addition
+  // workspace, carved in turn from the H MSM's.
   std::array<uint64_t, 4> tail_ws_bytes{}, ones_ws_bytes{};
   uint64_t need = 0;
   for (size_t i = 0; i < queries.size(); ++i) {
@@ -706,19 +672,22 @@ Status CudaLane::resident_queries(const CudaKey& key) {
     ones_ws_bytes[i] = i > 0 ? ones_bytes(queries[i]) : 0;
     need += align(tail_ws_bytes[i]) + align(ones_ws_bytes[i]);
   }
-  const bool side_by_side = !ctx_->faults.serial_queries && need <= room;
+  const bool side_by_side = !ctx_->faults.serial_queries && need <= ws_->msm.bytes();
 
   // One query on `stream`: its sums in its result slots; `ones_done` and
-  // `tail_done` recorded after each part.
+  // `tail_done` recorded after each part (side by side), else marks on cs.
   auto run_query = [&](const Query& q, cudaStream_t stream, void* ones_ws, size_t ones_ws_bytes, void* tail_ws,
-                       size_t tail_ws_bytes, gpu::Event& ones_done, gpu::Event& tail_done) -> Status {
+                       size_t tail_ws_bytes, gpu::Event* ones_done, gpu::Event* tail_done) -> Status {
     if (q.g2)
       RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), q.split->bufs.ones,
                                                     q.split->m, r2 + q.ones_slot, ones_ws, &ones_ws_bytes, stream));
     else
       RETURN_IF_ERROR(msm::cuda::batch_add<G1Curve>(static_cast<const ec::G1Affine*>(q.bases), q.split->bufs.ones,
                                                     q.split->m, r1 + q.ones_slot, ones_ws, &ones_ws_bytes, stream));
-    RETURN_IF_ERROR(ones_done.record(stream));
+    if (ones_done != nullptr)
+      RETURN_IF_ERROR(ones_done->record(stream));
+    else
+      RETURN_IF_ERROR(mark((std::string(q.name) + ".ones").c_str()));
     const msm::cuda::MsmConfig cfg = tail_config(q);
     if (q.g2)
       RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), d_w_, q.count,
@@ -726,20 +695,20 @@ Status CudaLane::resident_queries(const CudaKey& key) {
     else
       RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(static_cast<const ec::G1Affine*>(q.bases), d_w_, q.count,
                                               r1 + q.tail_slot, tail_ws, &tail_ws_bytes, stream, cfg));
-    return tail_done.record(stream);
+    if (tail_done != nullptr) return tail_done->record(stream);
+    return mark((std::string(q.name) + ".tail").c_str());
   };
 
-  for (gpu::Stream& q : qs_) RETURN_IF_ERROR(q.wait(ev_fork_));
   if (!side_by_side) {
-    times_.plan = kInTurn;
-    for (size_t i = 0; i < queries.size(); ++i)
-      RETURN_IF_ERROR(run_query(queries[i], qs_[0].get(), ws_->ba.data(), ws_->ba.bytes(), split_end_, room,
-                                ev_q_[i][0], ev_q_[i][1]));
-    RETURN_IF_ERROR(cs_.wait(ev_q_[3][1]));
-    return mark("msm_lab");
+    for (const Query& q : queries)
+      RETURN_IF_ERROR(run_query(q, cs_.get(), ws_->ba.data(), ws_->ba.bytes(), ws_->msm.data(), ws_->msm.bytes(),
+                                nullptr, nullptr));
+    return ok_status();
   }
   times_.plan = kSideBySide;
-  Carver carve(split_end_, room);
+  Carver carve(ws_->msm.data(), ws_->msm.bytes());
+  RETURN_IF_ERROR(ev_fork_.record(cs_));
+  for (gpu::Stream& q : qs_) RETURN_IF_ERROR(q.wait(ev_fork_));
   for (size_t i = 0; i < queries.size(); ++i) {
     ASSIGN_OR_RETURN(uint8_t* tail_ws, carve.take<uint8_t>(tail_ws_bytes[i]));
     void* ones_ws = ws_->ba.data();
@@ -749,10 +718,11 @@ Status CudaLane::resident_queries(const CudaKey& key) {
       ASSIGN_OR_RETURN(uint8_t* p, carve.take<uint8_t>(ob));
       ones_ws = p;
     }
+    cudaStream_t stream = i == 0 ? cs_.get() : qs_[i - 1].get();
     RETURN_IF_ERROR(
-        run_query(queries[i], qs_[i].get(), ones_ws, ob, tail_ws, tail_ws_bytes[i], ev_q_[i][0], ev_q_[i][1]));
+        run_query(queries[i], stream, ones_ws, ob, tail_ws, tail_ws_bytes[i], &ev_q_[i][0], &ev_q_[i][1]));
   }
-  for (size_t i = 0; i < queries.size(); ++i) RETURN_IF_ERROR(cs_.wait(ev_q_[i][1]));
+  for (size_t i = 1; i < queries.size(); ++i) RETURN_IF_ERROR(cs_.wait(ev_q_[i][1]));
   return mark("msm_lab");
 }
 
@@ -987,7 +957,6 @@ Status CudaLane::run_locked(const CudaKey& key) {
     RETURN_IF_ERROR(make_rows(key));
     RETURN_IF_ERROR(mark("matvec"));
   }
-  if (s.resident) RETURN_IF_ERROR(classify_beside(key));
   RETURN_IF_ERROR(h_step(s));
   RETURN_IF_ERROR(mark("h"));
   const uint64_t nth = ctx_->runs.fetch_add(1) + 1;
@@ -998,6 +967,9 @@ Status CudaLane::run_locked(const CudaKey& key) {
     return injected.ok() ? internal_error("injected fault did not fail") : injected.with_context("injected fault");
   }
   if (!s.resident) return streamed_plan(key);
+  RETURN_IF_ERROR(cs_.wait(ev_w_));
+  RETURN_IF_ERROR(classify_all(key, d_w_, cs_.get()));
+  RETURN_IF_ERROR(mark("classify"));
   return resident_msms(key);
 }
 

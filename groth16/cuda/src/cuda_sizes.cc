@@ -112,9 +112,9 @@ size_t side_add_batch(const KeyShape& s) {
   return size_t(1) << ceil_lg(std::max({s.m_l, s.m_a, s.m_b}), 10, kSideAddBatchLg);
 }
 
-// One proof's inputs on the device (the lane's "input set"): a, then b and c,
-// then w (resident plan; its classification's outputs go into the H MSM's
-// workspace, where the queries run beside the H step). The streamed plan lends the b/c buffer to the H MSM's batches after the H step
+// One proof's inputs on the device (the lane's "input set"): a, then b and c
+// (whose room the classification reuses), then w (resident plan). The
+// streamed plan lends the b/c buffer to the H MSM's batches after the H step
 // and then puts w, the splits and the tail chunks there; once the H MSM has
 // read h from the a buffer, the batch additions and the tail MSMs (one at a
 // time) take turns in it as their workspace. With a side buffer, w, the
@@ -124,7 +124,7 @@ InputSetBytes input_set_bytes(const KeyShape& s, const StreamedSizes& z) {
   InputSetBytes b;
   b.a = align(s.n * kFr);
   if (s.resident) {
-    b.bc = align(2 * s.n * kFr);
+    b.bc = std::max(align(2 * s.n * kFr), all_split_bytes(s)) + 4 * 256;
     b.w = align(s.num_vars * kFr);
   } else if (z.side) {
     b.bc = std::max(align(2 * s.n * kFr), align(h_msm_bytes(s, z.batch))) + 8 * 256;
@@ -151,13 +151,9 @@ WorkspaceBytes workspace_bytes(const KeyShape& s) {
   w.ntt = align(ntt::cuda::ntt_workspace_bytes(s.lg_n));
   w.cls = align(msm::cuda::classify_workspace_bytes(m_max));
   if (s.resident) {
-    // The H MSM's, or the splits and then (the queries in turn, beside the
-    // H step) any one tail: up to its whole query.
     const uint64_t m_g1 = std::max({s.n_h, s.m_l, s.m_a, s.m_b});
-    const uint64_t m_q = std::max({s.m_l, s.m_a, s.m_b});
-    const uint64_t tail = std::max(max_msm_workspace<ec::G1Curve>(m_q, s.msm_config()),
-                                   max_msm_workspace<ec::G2Curve>(s.m_b, s.msm_config()));
-    w.msm = align(std::max({max_msm_workspace<ec::G1Curve>(s.n_h, s.msm_config()), all_split_bytes(s) + 4 * 256 + tail}));
+    w.msm = align(std::max(max_msm_workspace<ec::G1Curve>(m_g1, s.msm_config()),
+                           max_msm_workspace<ec::G2Curve>(s.m_b, s.msm_config())));
     w.ba = align(std::max(msm::cuda::batch_add_workspace_bytes<ec::G1Curve>(m_g1),
                           msm::cuda::batch_add_workspace_bytes<ec::G2Curve>(s.m_b)));
   }

@@ -96,9 +96,8 @@ struct ProofInputs {
   // CANCELLED, so that the worker of a cancelled job is free in seconds, not
   // at the end of the proof. Must be thread-safe (the CUDA lane's
   // overlapped plan polls it from two threads). Empty: never. The CUDA lane
-  // polls where its host waits for the device anyway (after the resident
-  // plan's classification, after the streamed plans' H step, and between
-  // their StreamedMsm calls and tails); work already
+  // polls where its host waits for the device anyway (after the H step, and
+  // between the streamed plans' StreamedMsm calls and tails); work already
   // queued on the device finishes before run() returns.
   std::function<bool()> cancelled;
   bool rows_given() const { return !a.empty() || !b.empty() || !c.empty(); }
