@@ -259,13 +259,8 @@ Status pair_round(const Plan& p, const Layout& l, void* ws, const ec::cuda::DAff
           <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, out, prod);
       RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
       RETURN_IF_ERROR(invert_products<C>(l, ws, pairs, poff + runs, stream));
-      constexpr bool kCanFp48 = std::is_same_v<F, ff::cuda::Fp>;  // set_fp48_products: G1 only
-      if (kCanFp48 && fp48_products())
-        kernels::pair_backward_kernel<F, kRefs, kCanFp48>
-            <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, prod, out);
-      else
-        kernels::pair_backward_kernel<F, kRefs>
-            <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, prod, out);
+      kernels::pair_backward_kernel<F, kRefs>
+          <<<grid, kThreads, 0, stream>>>(items, off, poff, next_off, runs, prod, out);
       RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
     }
     kernels::pair_leftover_kernel<F, kRefs>

@@ -7,7 +7,6 @@
 
 #include "cuzk/ec/cuda/point.cuh"
 #include "cuzk/ff/cuda/fields.cuh"
-#include "cuzk/ff/cuda/fp48_bridge.cuh"
 
 namespace cuzk::msm::cuda::kernels {
 
@@ -326,20 +325,12 @@ static __global__ void __launch_bounds__(128, kForwardMinBlocks<F>)
 template <class F>
 inline constexpr int kBackwardMinBlocks = sizeof(F) == 48 ? 4 : 3;
 
-// kFp48 (G1 only; an experiment, set_fp48_products in msm.h): the sum's
-// λ² and λ·(x1 − x3) on the FP64 pipe (ff/cuda/fp48_bridge.cuh), beside the
-// other three products on the integer pipe; the same values. Three blocks
-// per SM (160 registers, no spills) where the integer-only kernel takes four.
-template <class F, bool kFp48>
-inline constexpr int kBackwardBlocks = kFp48 ? 3 : kBackwardMinBlocks<F>;
-
 // Backward half: with inv[t] = 1/prod[t], walks the thread's pairs from the
 // last, recovering each pair's 1/d from the stored prefix, and writes the sums.
-template <class F, bool kRefs, bool kFp48 = false>
-static __global__ void __launch_bounds__(128, kBackwardBlocks<F, kFp48>)
+template <class F, bool kRefs>
+static __global__ void __launch_bounds__(128, kBackwardMinBlocks<F>)
     pair_backward_kernel(PairItems<F, kRefs> items, const uint32_t* off, const uint32_t* poff, const uint32_t* next_off,
                          uint32_t max_runs, const InvField<F>* inv, AffineArray<F> out) {
-  static_assert(!kFp48 || std::is_same_v<F, ff::cuda::Fp>, "the FP64 product is for Fp");
   using T = InvField<F>;
   constexpr bool kNorm = !std::is_same_v<T, F>;
   const uint32_t total = poff[max_runs];
@@ -384,17 +375,8 @@ static __global__ void __launch_bounds__(128, kBackwardBlocks<F, kFp48>)
         num = xx.dbl() + xx;
       }
       const F lambda = num * dinv;
-      if constexpr (kFp48) {
-        const ff::fp48::Elem l = ff::cuda::to_fp48(lambda);
-        ff::fp48::Elem t;
-        ff::fp48::mont_mul<ff::fp48::DeviceOps, ff::fp48::FpShape>(t, l, l);
-        s.x = ff::cuda::from_fp48(t) - P.x - Q.x;
-        ff::fp48::mont_mul<ff::fp48::DeviceOps, ff::fp48::FpShape>(t, l, ff::cuda::to_fp48(P.x - s.x));
-        s.y = ff::cuda::from_fp48(t) - P.y;
-      } else {
-        s.x = lambda.sqr() - P.x - Q.x;
-        s.y = lambda * (P.x - s.x) - P.y;
-      }
+      s.x = lambda.sqr() - P.x - Q.x;
+      s.y = lambda * (P.x - s.x) - P.y;
     } else if (kind == kPairTakeP) {
       s = P;
     } else if (kind == kPairTakeQ) {

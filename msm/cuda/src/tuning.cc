@@ -1,12 +1,9 @@
 // tune_device(): the MSM's choices from the device's properties (tuning.h).
 #include "cuzk/msm/cuda/tuning.h"
 
-#include <atomic>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 #include "cuzk/gpu/device.h"
 #include "cuzk/msm/cuda/msm.h"
@@ -104,15 +101,5 @@ DeviceTuning tune_device(const gpu::DeviceInfo& device) {
   t.streamed_batch_lg = streamed_batch_lg_for(t, device.total_memory_bytes);
   return t;
 }
-
-namespace {
-std::atomic<bool> g_fp48_products{[] {
-  const char* e = std::getenv("CUZK_MSM_FP48");
-  return e != nullptr && std::strcmp(e, "1") == 0;
-}()};
-}  // namespace
-
-void set_fp48_products(bool on) { g_fp48_products.store(on, std::memory_order_relaxed); }
-bool fp48_products() { return g_fp48_products.load(std::memory_order_relaxed); }
 
 }  // namespace cuzk::msm::cuda

@@ -259,50 +259,6 @@ TYPED_TEST(DeviceMsmTest, LargeSizesMatchProgressionIdentity) {
   }
 }
 
-// G1's pair rounds with λ² and λ·(x1 − x3) on the FP64 pipe
-// (set_fp48_products): the same sums, so the same results — against the
-// progression identity at sizes that take 1 to 6 rounds, and through every
-// special case of the rounds (doubling, cancellation, infinity).
-TYPED_TEST(DeviceMsmTest, Fp48ProductsInThePairRoundsMatch) {
-  using C = TypeParam;
-  if constexpr (!std::is_same_v<C, ec::G1Curve>) {
-    GTEST_SKIP() << "G1 only";
-  } else {
-    struct Restore {
-      bool on = fp48_products();
-      ~Restore() { set_fp48_products(on); }
-    } restore;
-    set_fp48_products(true);
-    TestRng rng(fresh_seed());
-    const Affine<C> a = random_point<C>(rng), h = random_point<C>(rng);
-    const std::vector<Affine<C>> bases = this->progression(100003, a, h);
-    for (size_t n : {size_t(150), size_t(4099), size_t(100003)}) {
-      std::vector<Affine<C>> b(bases.begin(), bases.begin() + long(n));
-      std::vector<Fr> s(n);
-      for (auto& x : s) x = Fr::random(rng);
-      for (int rounds : {1, 2, 6})
-        ASSERT_TRUE(this->device_msm(b, s, MsmConfig{0, 0, rounds}) == progression_msm(a, h, s))
-            << "n=" << n << " rounds=" << rounds;
-      const Fr k = Fr::random(rng);
-      for (size_t i = 0; i < n; ++i) s[i] = (i % 7 == 0) ? Fr::zero() : k;
-      ASSERT_TRUE(this->device_msm(b, s, MsmConfig{0, 0, 16}) == progression_msm(a, h, s)) << "equal scalars n=" << n;
-    }
-    const Affine<C> p = random_point<C>(rng);
-    const Affine<C> neg_p{p.x, -p.y};
-    std::vector<Affine<C>> special;
-    std::vector<Fr> scalars;
-    const Fr k = Fr::random(rng);
-    for (size_t i = 0; i < 301; ++i) {
-      special.push_back(i % 5 == 0 || i % 5 == 1 ? p : i % 5 == 2 ? neg_p : i % 5 == 3 ? Affine<C>::identity()
-                                                                                        : random_point<C>(rng));
-      scalars.push_back(i % 11 == 10 ? Fr::zero() : k);
-    }
-    const Jacobian<C> want = naive_msm(special, scalars);
-    for (int rounds : {1, 2, 5, 16})
-      ASSERT_TRUE(this->device_msm(special, scalars, MsmConfig{3, 0, rounds}) == want) << "special, rounds=" << rounds;
-  }
-}
-
 TYPED_TEST(DeviceMsmTest, BatchAddMatchesCpu) {
   using C = TypeParam;
   TestRng rng(fresh_seed());

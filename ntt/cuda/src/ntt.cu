@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "cuzk/ff/cuda/fields.cuh"
-#include "cuzk/ff/cuda/fp48_bridge.cuh"
 #include "cuzk/gpu/check.h"
 #include "cuzk/ntt/cuda/ntt.h"
 
@@ -51,7 +50,6 @@ struct PassArgs {
   const DFr* tw_hi;  // ω^(e·2^14)
   const DFr* tw_direct;  // ω^(e·2^(lg_n − lo − k)), e < 2^(lo + k); or null: tw_lo·tw_hi
   Scale pre, post;
-  const DFr* small_x32;  // small[e]·2^32 (the FP64 products' twiddles), or null
 };
 
 __device__ __forceinline__ uint32_t bitrev(uint32_t x, int bits) { return bits == 0 ? 0 : __brev(x) >> (32 - bits); }
@@ -138,17 +136,6 @@ __device__ __forceinline__ void unit_stage(uint32_t* sm, int t, int j) {
   }
 }
 
-// x·small[e] on the integer pipe, or with kFp48 on the FP64 pipe from
-// small_x32[e] = small[e]·2^32 (ff/cuda/fp48_bridge.cuh: the 6-limb product
-// is a·b·2^-288); both below 2r for x below 2r, the same residue.
-template <bool kFp48>
-__device__ __forceinline__ DFr twiddle_mul(const DFr& x, uint32_t e, const DFr* small, const DFr* small_x32) {
-  if constexpr (kFp48)
-    return ff::cuda::fr48_mul_x32(x, small_x32[e]);
-  else
-    return lazy_mul(small[e], x);
-}
-
 // Two radix-2 stages in one trip through shared memory: the stages of
 // half-sizes h = 2^lg_lo and 2h (DIT: h first; DIF: 2h first), each thread
 // taking the four elements at rows r0, r0 + h, r0 + 2h, r0 + 3h
@@ -157,13 +144,8 @@ __device__ __forceinline__ DFr twiddle_mul(const DFr& x, uint32_t e, const DFr* 
 // element, with the same twiddles — so the same bits — with half the shared
 // memory traffic and barriers. Twiddles: ω_2h^jj for the stage of half h
 // (1 at lg_lo = 0), ω_4h^jj and ω_4h^(jj + h) for the stage of half 2h.
-// kFp48 (CUZK_NTT_FP48, set_pass_fp48): two of the four products of each
-// group — the second of each stage — on the FP64 pipe (twiddle_mul), the
-// others on the integer pipe: the same residues, so after the last pass's
-// reduction the same bits.
-template <bool kDit, bool kFp48 = false>
-__device__ __forceinline__ void radix4_stages(uint32_t* sm, int t, int j, const DFr* small, const DFr* small_x32,
-                                              int lg_lo) {
+template <bool kDit>
+__device__ __forceinline__ void radix4_stages(uint32_t* sm, int t, int j, const DFr* small, int lg_lo) {
   const uint32_t cmask = (1u << j) - 1;
   const uint32_t h = 1u << lg_lo;
   for (int g = threadIdx.x; g < t / 4; g += blockDim.x) {
@@ -178,20 +160,20 @@ __device__ __forceinline__ void radix4_stages(uint32_t* sm, int t, int j, const 
     if (kDit) {
       if (lg_lo != 0) {
         x1 = lazy_mul(small[e1], x1);
-        x3 = twiddle_mul<kFp48>(x3, e1, small, small_x32);
+        x3 = lazy_mul(small[e1], x3);
       }
       DFr y0 = lazy_add(x0, x1), y1 = lazy_sub(x0, x1);
       DFr y2 = lazy_add(x2, x3), y3 = lazy_sub(x2, x3);
       y2 = lazy_mul(small[e2], y2);
       smem_store(sm, t, at(0), lazy_add(y0, y2));
       smem_store(sm, t, at(2), lazy_sub(y0, y2));
-      y3 = twiddle_mul<kFp48>(y3, e3, small, small_x32);
+      y3 = lazy_mul(small[e3], y3);
       smem_store(sm, t, at(1), lazy_add(y1, y3));
       smem_store(sm, t, at(3), lazy_sub(y1, y3));
     } else {
       const DFr y0 = lazy_add(x0, x2), y1 = lazy_add(x1, x3);
       const DFr y2 = lazy_mul(small[e2], lazy_sub(x0, x2));
-      const DFr y3 = twiddle_mul<kFp48>(lazy_sub(x1, x3), e3, small, small_x32);
+      const DFr y3 = lazy_mul(small[e3], lazy_sub(x1, x3));
       smem_store(sm, t, at(0), lazy_add(y0, y1));
       smem_store(sm, t, at(2), lazy_add(y2, y3));
       if (lg_lo == 0) {
@@ -199,7 +181,7 @@ __device__ __forceinline__ void radix4_stages(uint32_t* sm, int t, int j, const 
         smem_store(sm, t, at(3), lazy_sub(y2, y3));
       } else {
         smem_store(sm, t, at(1), lazy_mul(small[e1], lazy_sub(y0, y1)));
-        smem_store(sm, t, at(3), twiddle_mul<kFp48>(lazy_sub(y2, y3), e1, small, small_x32));
+        smem_store(sm, t, at(3), lazy_mul(small[e1], lazy_sub(y2, y3)));
       }
     }
   }
@@ -210,9 +192,8 @@ __device__ __forceinline__ void radix4_stages(uint32_t* sm, int t, int j, const 
 // twiddles applied on load; otherwise (DIF) natural rows in, twiddles on store.
 // Twiddle of (row r, column col): ω^(col·bitrev_k(r)·2^(lg_n − lo − k)).
 // kRadix4: the stages two at a time (radix4_stages; with k odd, the stage
-// of half 1 alone: DIT first, DIF last), else one at a time; kFp48 (with
-// kRadix4 only): half their products on the FP64 pipe.
-template <bool kDit, bool kRadix4, bool kFp48 = false>
+// of half 1 alone: DIT first, DIF last), else one at a time.
+template <bool kDit, bool kRadix4>
 static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data, PassArgs a) {
   extern __shared__ uint32_t sm[];
   const int t = 1 << (a.k + a.j);
@@ -240,7 +221,7 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
     }
     for (int p = 0; p < a.k / 2; ++p) {
       const int lg_lo = kDit ? 2 * p + (single ? 1 : 0) : a.k - 2 - 2 * p;
-      radix4_stages<kDit, kFp48>(sm, t, a.j, a.small, a.small_x32, lg_lo);
+      radix4_stages<kDit>(sm, t, a.j, a.small, lg_lo);
       __syncthreads();
     }
     if (!kDit && single) {
@@ -382,7 +363,6 @@ struct Tables {
   DFr* post_lo;
   DFr* post_hi;
   DFr* direct;  // direct_entries(lg_n) entries, or null
-  DFr* small_x32;  // small·2^32 for the FP64 products (filled only when they run)
 };
 
 struct PassRange {
@@ -420,8 +400,7 @@ size_t direct_entries(int lg_n) {
   return d < 0 ? 0 : size_t(1) << d;
 }
 size_t table_entries(int lg_n) {
-  return 2 * (size_t(1) << (kSmallLg - 1)) + 3 * ((size_t(1) << kSplitLg) + hi_entries(lg_n)) +
-         direct_entries(lg_n);
+  return (size_t(1) << (kSmallLg - 1)) + 3 * ((size_t(1) << kSplitLg) + hi_entries(lg_n)) + direct_entries(lg_n);
 }
 
 Tables carve(void* ws, int lg_n) {
@@ -437,8 +416,6 @@ Tables carve(void* ws, int lg_n) {
   t.post_lo = p, p += lo;
   t.post_hi = p, p += hi;
   t.direct = direct_entries(lg_n) ? p : nullptr;
-  p += direct_entries(lg_n);
-  t.small_x32 = p;
   return t;
 }
 
@@ -452,32 +429,24 @@ Status fill_power_pair(DFr* lo, DFr* hi, int lg_n, const ff::Fr& b, const ff::Fr
   return CUZK_CUDA_LAUNCH_CHECK();
 }
 
-// The pass kernel's stage grouping (set_pass_radix) and the FP64 products
-// (set_pass_fp48); read by every launch.
+// The pass kernel's stage grouping (set_pass_radix); read by every launch.
 std::atomic<int> g_pass_radix{[] {
   const char* e = std::getenv("CUZK_NTT_PASS_RADIX");
   return e != nullptr && std::string(e) == "4" ? 4 : 2;
 }()};
-std::atomic<bool> g_pass_fp48{[] {
-  const char* e = std::getenv("CUZK_NTT_FP48");
-  return e != nullptr && std::string(e) == "1";
-}()};
 // Which pass kernel a transform runs: read once per transform, so that all
-// its passes (and the twiddle table the FP64 products need) agree.
+// its passes agree.
 struct PassVariant {
-  bool radix4 = false, fp48 = false;
+  bool radix4 = false;
 };
-PassVariant pass_variant() {
-  const bool radix4 = g_pass_radix.load(std::memory_order_relaxed) == 4;
-  return {radix4, radix4 && g_pass_fp48.load(std::memory_order_relaxed)};
-}
+PassVariant pass_variant() { return {g_pass_radix.load(std::memory_order_relaxed) == 4}; }
 
-template <bool kDit, bool kRadix4, bool kFp48 = false>
+template <bool kDit, bool kRadix4>
 Status launch_pass_kernel(DFr* data, const PassArgs& a, unsigned blocks, unsigned threads, size_t smem,
                           cudaStream_t stream) {
-  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit, kRadix4, kFp48>,
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit, kRadix4>,
                                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem))));
-  ntt_pass_kernel<kDit, kRadix4, kFp48><<<blocks, threads, smem, stream>>>(data, a);
+  ntt_pass_kernel<kDit, kRadix4><<<blocks, threads, smem, stream>>>(data, a);
   return CUZK_CUDA_LAUNCH_CHECK();
 }
 
@@ -486,10 +455,6 @@ Status launch_pass(bool dit, PassVariant v, DFr* data, const PassArgs& a, cudaSt
   const unsigned threads = unsigned(std::min<size_t>(kPassThreads, std::max<size_t>(1, t / 2)));
   const unsigned blocks = unsigned(size_t(1) << (a.lg_n - a.k - a.j));
   const size_t smem = t * sizeof(DFr);
-  if (v.fp48) {
-    return dit ? launch_pass_kernel<true, true, true>(data, a, blocks, threads, smem, stream)
-               : launch_pass_kernel<false, true, true>(data, a, blocks, threads, smem, stream);
-  }
   if (dit) {
     return v.radix4 ? launch_pass_kernel<true, true>(data, a, blocks, threads, smem, stream)
                     : launch_pass_kernel<true, false>(data, a, blocks, threads, smem, stream);
@@ -562,7 +527,6 @@ Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const S
     a.k = passes[p].k;
     a.j = std::min(a.lo, kSmallLg - a.k);
     a.small = tb.small;
-    a.small_x32 = v.fp48 ? tb.small_x32 : nullptr;
     a.tw_lo = tb.tw_lo;
     a.tw_hi = tb.tw_hi;
     if (a.lo > 0 && a.lo + a.k < lg_n && a.lo + a.k == direct_lg) a.tw_direct = tb.direct;
@@ -590,12 +554,6 @@ Status run_ntt(ff::Fr* d_data, const NttSpec& spec, const Fused& fused, void* d_
       tb.small, 1u << (kSmallLg - 1), to_dev(inverse ? small_root.inverse() : small_root), to_dev(ff::Fr::one()));
   RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
   const PassVariant variant = pass_variant();
-  if (variant.fp48) {  // the same roots times 2^32, for the FP64 products (twiddle_mul)
-    powers_kernel<<<grid_for(1u << (kSmallLg - 1), 256), 256, 0, stream>>>(
-        tb.small_x32, 1u << (kSmallLg - 1), to_dev(inverse ? small_root.inverse() : small_root),
-        to_dev(ff::Fr::from_uint(uint64_t(1) << 32)));
-    RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-  }
   RETURN_IF_ERROR(fill_power_pair(tb.tw_lo, tb.tw_hi, spec.lg_n, inverse ? omega.inverse() : omega, ff::Fr::one(),
                                   stream));
   if (tb.direct != nullptr) {
@@ -616,9 +574,6 @@ Status run_ntt(ff::Fr* d_data, const NttSpec& spec, const Fused& fused, void* d_
 }
 
 }  // namespace
-
-void set_pass_fp48(bool on) { g_pass_fp48.store(on, std::memory_order_relaxed); }
-bool pass_fp48() { return g_pass_fp48.load(std::memory_order_relaxed); }
 
 Status set_pass_radix(int radix) {
   if (radix != 2 && radix != 4) return invalid_argument("ntt: pass radix " + std::to_string(radix) + " is not 2 or 4");

@@ -255,52 +255,38 @@ TEST_F(DeviceNttTest, HStepMatchesSevenTransforms) {
 TEST_F(DeviceNttTest, RadixFourPassesMatchDftAndRadixTwo) {
   struct RestoreRadix {
     int radix = pass_radix();
-    bool fp48 = pass_fp48();
-    ~RestoreRadix() {
-      EXPECT_TRUE(set_pass_radix(radix).ok());
-      set_pass_fp48(fp48);
-    }
+    ~RestoreRadix() { EXPECT_TRUE(set_pass_radix(radix).ok()); }
   } restore;
   TestRng rng(fresh_seed());
-  // The one-stage kernel, the two-stage one, and the two-stage one with half
-  // its products on the FP64 pipe (set_pass_fp48): the same bits.
   auto both = [&](auto&& fn) {
     EXPECT_TRUE(set_pass_radix(2).ok());
-    set_pass_fp48(false);
     auto two = fn();
     EXPECT_TRUE(set_pass_radix(4).ok());
     auto four = fn();
-    set_pass_fp48(true);
-    EXPECT_TRUE(fn() == four) << "the FP64 products";
-    set_pass_fp48(false);
     return std::make_pair(two, four);
   };
-  for (bool fp48 : {false, true}) {
-    for (int lg : {1, 2, 3, 4, 7, 10, 11}) {
-      set_pass_fp48(fp48);
-      const size_t n = size_t(1) << lg;
-      const std::vector<Fr> x = random_vec(n, rng);
-      for (RootConvention conv : {RootConvention::kBellperson, RootConvention::kSnarkjs}) {
-        const Fr g = ff::fr_generator(conv);
-        for (bool inverse : {false, true}) {
-          for (bool coset : {false, true}) {
-            const std::optional<Fr> shift = coset ? std::optional<Fr>(g) : std::nullopt;
-            const std::vector<Fr> want = naive(x, lg, conv, inverse, shift);
-            for (Order o : kOrders) {
-              ASSERT_TRUE(set_pass_radix(4).ok());
-              std::vector<Fr> got =
-                  run(in_rev(o) ? permuted(x, lg) : x,
-                      NttSpec{lg, conv, inverse ? Direction::kInverse : Direction::kForward, o, shift});
-              if (out_rev(o)) got = permuted(got, lg);
-              ASSERT_TRUE(got == want) << "lg=" << lg << " conv=" << int(conv) << " inverse=" << inverse
-                                       << " order=" << int(o) << " coset=" << coset << " fp48=" << fp48;
-            }
+  for (int lg : {1, 2, 3, 4, 7, 10, 11}) {
+    const size_t n = size_t(1) << lg;
+    const std::vector<Fr> x = random_vec(n, rng);
+    for (RootConvention conv : {RootConvention::kBellperson, RootConvention::kSnarkjs}) {
+      const Fr g = ff::fr_generator(conv);
+      for (bool inverse : {false, true}) {
+        for (bool coset : {false, true}) {
+          const std::optional<Fr> shift = coset ? std::optional<Fr>(g) : std::nullopt;
+          const std::vector<Fr> want = naive(x, lg, conv, inverse, shift);
+          for (Order o : kOrders) {
+            ASSERT_TRUE(set_pass_radix(4).ok());
+            std::vector<Fr> got =
+                run(in_rev(o) ? permuted(x, lg) : x,
+                    NttSpec{lg, conv, inverse ? Direction::kInverse : Direction::kForward, o, shift});
+            if (out_rev(o)) got = permuted(got, lg);
+            ASSERT_TRUE(got == want) << "lg=" << lg << " conv=" << int(conv) << " inverse=" << inverse
+                                     << " order=" << int(o) << " coset=" << coset;
           }
         }
       }
     }
   }
-  set_pass_fp48(false);
   for (int lg : {12, 13, 17, 21, 22, 23}) {
     const size_t n = size_t(1) << lg;
     const RootConvention conv = lg % 2 ? RootConvention::kBellperson : RootConvention::kSnarkjs;
@@ -360,15 +346,11 @@ TEST(HStepSpecs, BellpersonAndSnarkjs) {
   }
 }
 
-TEST(NttPassRadix, OnlyTwoOrFour) {  // and the FP64 switch is remembered
+TEST(NttPassRadix, OnlyTwoOrFour) {
   const int before = pass_radix();
   EXPECT_EQ(set_pass_radix(3).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(set_pass_radix(8).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(pass_radix(), before);
-  const bool fp48 = pass_fp48();
-  set_pass_fp48(!fp48);
-  EXPECT_EQ(pass_fp48(), !fp48);
-  set_pass_fp48(fp48);
 }
 
 TEST_F(DeviceNttTest, FusedHStepKernels) {

@@ -91,14 +91,6 @@ struct MsmConfig {
   const uint32_t* point_index = nullptr;
 };
 
-// An experiment, off until measured (docs/perf.md §5, "Prepared without a
-// device"): the G1 pair rounds' λ² and λ·(x1 − x3) computed on the FP64 pipe
-// (ff/fp48.h) beside the other products on the integer pipe — the same sums.
-// Process-wide, read at every launch; CUZK_MSM_FP48=1 in the environment turns
-// it on at start-up.
-void set_fp48_products(bool on);
-bool fp48_products();
-
 // The window size msm() uses for n points.
 int choose_window_bits(size_t n);
 // The number of batch-affine rounds msm() uses for n points (affine_rounds −1)

@@ -24,7 +24,7 @@
 // through shared memory, so every access is a 512-byte run).
 //
 // Workspace: the caller passes device memory of ntt_workspace_bytes(lg_n)
-// bytes (≈1.6 MiB, plus the middle pass's table from 2^22 up: 8 MiB at 2^27;
+// bytes (≈1.5 MiB, plus the middle pass's table from 2^22 up: 8 MiB at 2^27;
 // twiddle and power tables, rebuilt by every call) and the stream; calls on
 // different streams need different workspaces.
 #pragma once
@@ -69,12 +69,6 @@ struct NttSpec {
 // INVALID_ARGUMENT for anything but 2 or 4.
 Status set_pass_radix(int radix);
 int pass_radix();
-// With the two-stage kernel (radix 4) only: half of its stage products on the
-// FP64 pipe (ff/cuda/fp48_bridge.cuh), the rest on the integer pipe — the
-// same residues, so the same output bits. An experiment, off until measured;
-// CUZK_NTT_FP48=1 sets it at start-up.
-void set_pass_fp48(bool on);
-bool pass_fp48();
 
 // Bytes of workspace ntt() needs for transforms of size 2^lg_n.
 size_t ntt_workspace_bytes(int lg_n);
