@@ -57,16 +57,17 @@ for target in "${targets[@]}"; do
   tag=${target//[^A-Za-z0-9_-]/_}
   echo "== $target: ${cmd[*]##*/}"
   s=$(date +%s)
-  timeout 300 env "${env_set[@]}" "$ncu" --clock-control none --kernel-name "$kernels" --launch-count "$count" \
-    --metrics "$metrics" --csv --log-file "$RAW/$tag.csv" "${cmd[@]}" > "$RAW/$tag.log" 2>&1
+  profile() {  # $1: the metrics to ask for
+    timeout 300 env "${env_set[@]}" "$ncu" --clock-control none --kernel-name "$kernels" --launch-count "$count" \
+      --metrics "$1" --csv --log-file "$RAW/$tag.csv" "${cmd[@]}" > "$RAW/$tag.log" 2>&1
+  }
+  profile "$metrics"
   rc=$?
   if [[ $rc -ne 0 ]] && grep -qi "metric" "$RAW/$tag.log"; then
     # A metric this ncu does not know (its --query-metrics listed none): the
     # few every ncu has, once more.
     echo "   exit $rc (metrics refused: $(grep -i -m1 metric "$RAW/$tag.log")); again with the basic ones"
-    timeout 300 env "${env_set[@]}" "$ncu" --clock-control none --kernel-name "$kernels" --launch-count "$count" \
-      --metrics "$(python3 "$here/ncu_limits.py" basic)" --csv --log-file "$RAW/$tag.csv" "${cmd[@]}" \
-      > "$RAW/$tag.log" 2>&1
+    profile "$(python3 "$here/ncu_limits.py" basic)"
     rc=$?
   fi
   echo "   exit $rc in $(( $(date +%s) - s )) s"

@@ -18,7 +18,7 @@ import ncu_limits as nl  # noqa: E402
 IDENT = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size",
          "Grid Size", "Device", "CC"]
 FWD = "void pair_forward_kernel<ff::cuda::Fp, true>(PairItems<ff::cuda::Fp, true>, const unsigned int *, unsigned int)"
-BWD = ("void cuzk::msm::cuda::kernels::pair_backward_kernel<cuzk::ff::cuda::Fp, false, false>"
+BWD = ("void cuzk::msm::cuda::kernels::pair_backward_kernel<cuzk::ff::cuda::Fp, false>"
        "(cuzk::msm::cuda::kernels::PairItems<cuzk::ff::cuda::Fp, false>, const unsigned int *)")
 NTT = "ntt_pass_kernel(ff::cuda::Fr *, PassArgs)"
 
@@ -116,7 +116,7 @@ class NcuLimits(unittest.TestCase):
         by_key = self.check_rows(launches, rows)
         self.assertEqual(rows[0]["ms"], max(r["ms"] for r in rows))  # largest first
         self.assertEqual(by_key[("pair_forward_kernel", "Fp, true")]["limit"].split()[0], "latency")
-        self.assertEqual(by_key[("pair_backward_kernel", "Fp, false, false")]["limit"].split()[:2],
+        self.assertEqual(by_key[("pair_backward_kernel", "Fp, false")]["limit"].split()[:2],
                          ["pipe", "(fmaheavy"])
 
     def test_raw_page_with_units_row(self):
