@@ -43,6 +43,12 @@ std::vector<F> values(TestRng& rng) {
   v.push_back(F::from_mont(typename F::Repr{uint64_t{1} << 32}));
   v.push_back(F::from_mont(typename F::Repr{0, 1}));
   v.push_back(F::from_mont(typename F::Repr{uint64_t{0xffffffff} << 32, 1}));
+  // The top bit of every Montgomery word below the last set: the squaring's
+  // doubled words carry a bit up from each.
+  typename F::Repr tops{};
+  for (int i = 0; i < F::kLimbs - 1; ++i) tops[i] = 0x8000000080000000ull;
+  tops[F::kLimbs - 1] = 0x80000000ull;
+  v.push_back(F::from_mont(tops));
   for (int i = 0; i < 200; ++i) v.push_back(F::random(rng));
   return v;
 }
@@ -56,7 +62,7 @@ void check_all() {
   const uint32_t inv = uint32_t(P::kInv);
   uint32_t r2[N];
   std::memcpy(r2, P::kR2, sizeof r2);
-  size_t inverses = 0;
+  size_t inverses = 0, squares = 0;
   // Fr's modulus has low words 1 and 2^32 − 1: mont_mul's sparse reduction.
   constexpr bool kSparse = P::kModulus[0] == 0xffffffff00000001ull;
   const std::vector<F> v = values<F, P>(rng);
@@ -83,6 +89,11 @@ void check_all() {
     to_words(a, wa);
     detail::mont_mul<N>(r, wa, wa, p, inv);
     ASSERT_EQ(from_words<F>(r), a * a) << "sqr a=" << a.to_hex();
+    if constexpr (detail::kSqrFits<P>) {
+      detail::mont_sqr<N>(r, wa, p, inv);
+      ASSERT_EQ(from_words<F>(r), a * a) << "mont_sqr a=" << a.to_hex();
+      ++squares;
+    }
     if constexpr (kSparse) {
       detail::mont_mul<N, true>(r, wa, wa, p, inv);
       ASSERT_EQ(from_words<F>(r), a * a) << "sparse sqr a=" << a.to_hex();
@@ -100,6 +111,7 @@ void check_all() {
     ++inverses;
   }
   EXPECT_EQ(inverses, v.size());
+  EXPECT_EQ(squares, detail::kSqrFits<P> ? v.size() : 0);
   EXPECT_GT(checked, 1000u);
 }
 
@@ -173,9 +185,35 @@ void check_lazy() {
 TEST(MontHost, FpLazyFormsStayBelowTwoP) { check_lazy<Fp, FpParams>(); }
 TEST(MontHost, FrLazyFormsStayBelowTwoP) { check_lazy<Fr, FrParams>(); }
 
+// The dedicated squaring on many more values than the product table above:
+// it is the one routine whose running sum differs from the product's.
+TEST(MontHost, FpSquareMatchesCpuField) {
+  constexpr int N = kWords<Fp>;
+  TestRng rng(fresh_test_seed());
+  uint32_t p[N];
+  std::memcpy(p, FpParams::kModulus, sizeof p);
+  std::vector<Fp> v = values<Fp, FpParams>(rng);
+  for (int i = 0; i < 50000; ++i) v.push_back(Fp::random(rng));
+  // Values just below p and just below 2^(32k) boundaries in Montgomery words.
+  for (int k = 1; k <= N; ++k) {
+    typename Fp::Repr w{};
+    for (int j = 0; j < k && j < N; ++j) reinterpret_cast<uint32_t*>(w.data())[j] = 0xffffffffu;
+    if (k == N) continue;  // all ones is above p
+    v.push_back(Fp::from_mont(w));
+  }
+  for (const Fp& a : v) {
+    uint32_t wa[N], r[N];
+    to_words(a, wa);
+    detail::mont_sqr<N>(r, wa, p, uint32_t(FpParams::kInv));
+    ASSERT_EQ(from_words<Fp>(r), a * a) << "mont_sqr a=" << a.to_hex();
+  }
+}
+
 TEST(MontHost, FpMatchesCpuField) { check_all<Fp, FpParams>(); }
 TEST(MontHost, FrMatchesCpuField) { check_all<Fr, FrParams>(); }
 static_assert(FrParams::kModulus[0] == 0xffffffff00000001ull, "Fr must exercise the sparse reduction");
+static_assert(detail::kSqrFits<FpParams> && !detail::kSqrFits<FrParams>,
+              "Fp squares through mont_sqr; Fr's modulus leaves no room for its larger running sum");
 
 }  // namespace
 }  // namespace cuzk::ff::cuda

@@ -178,6 +178,140 @@ CUZK_MONT_FN void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, co
   reduce_once<N>(r, t, p);
 }
 
+// The squaring: the products a_i·a_j with i < j once, doubled, instead of
+// twice. It is mont_mul's word-by-word loop with a different multiplicand per
+// step: step i adds a_i·c_i (at the step's base weight 2^(32i)) where
+//   c_i = a_i·2^(32i) + 2·Σ_{j>i} a_j·2^(32j),
+// so that Σ_i a_i·c_i·2^(32i) = Σ a_i²·2^(64i) + 2·Σ_{i<j} a_i·a_j·2^(32(i+j))
+// = a². The words of c_i below i are zero and skipped: step i makes N − i
+// wide products instead of N (Fp: 78 + 144 for the reduction against 144 +
+// 144). Word i of c_i is a_i, word i+1 is a_{i+1}·2 (mod 2^32: the bit that
+// 2a carries up from a_i is not part of c_i), the words above are those of
+// d = 2a (d_j = a_j·2 + a_{j−1}/2^31), which a < 2^(32N−1) keeps in N words.
+// Every contribution to word i is in before step i reduces it (a_i·a_j lands
+// on word i + j from step min(i, j) on), so the result is the Montgomery
+// square exactly; the last sum is (a² + M·p)/2^(32N) < 2p like mont_mul's.
+// Bounds: before step s the running sum is below 2a + p < 3p (its products so
+// far are at most 2a·(a mod 2^(32s)), its reductions below 2^(32s)·p), and the
+// step adds below 2^32·2p + 2^32·p, so it stays below 2^34·p: it fits N + 1
+// words when p < 2^(32N−2) (kSqrFits). True for Fp (p < 2^381), not for Fr,
+// whose squares stay products.
+template <class P>
+inline constexpr bool kSqrFits = (P::kModulus[P::kLimbs - 1] >> 62) == 0;
+
+// Word K ≥ I of c_I; a2 = a_{I+1}·2 mod 2^32, computed before the step's
+// chains so that nothing but the chains' own instructions sits between them.
+template <int I, int K>
+CUZK_MONT_FN uint32_t sqr_word(const uint32_t* a, const uint32_t* d, uint32_t a2) {
+  static_assert(K >= I);
+  if constexpr (K == I) {
+    return a[I];
+  } else if constexpr (K == I + 1) {
+    return a2;
+  } else {
+    return d[K];
+  }
+}
+
+// ny's chain of step I (mont_mul_step's a[k+1]·b_i into pair k, with the move
+// down by two words), pairs from K on; pairs whose word of c_I is zero only
+// move (with the carry).
+template <int N, int I, int K>
+CUZK_MONT_FN void sqr_ny_chain(uint32_t* ny, const uint32_t* a, const uint32_t* d, uint32_t a2, uint32_t bi) {
+  using namespace ptx;
+  if constexpr (K + 2 < N) {
+    if constexpr (K + 1 < I) {
+      ny[K] = addc_cc(ny[K + 2], 0);
+      ny[K + 1] = addc_cc(ny[K + 3], 0);
+    } else {
+      madc_wide_from_cc(ny[K], ny[K + 1], sqr_word<I, K + 1>(a, d, a2), bi, ny[K + 2], ny[K + 3]);
+    }
+    sqr_ny_chain<N, I, K + 2>(ny, a, d, a2, bi);
+  } else {
+    madc_wide_end(ny[N - 2], ny[N - 1], sqr_word<I, N - 1>(a, d, a2), bi);
+  }
+}
+
+// nx's chain of step I (a[k]·b_i into pair k, k even), the pairs whose word
+// of c_I is zero skipped (k < I: with I odd the pair k = I − 1 too, its high
+// word being a product of ny's chain); the first product opens the chain.
+template <int N, int I, int K, bool kOpen>
+CUZK_MONT_FN void sqr_nx_chain(uint32_t* nx, const uint32_t* a, const uint32_t* d, uint32_t a2, uint32_t bi) {
+  using namespace ptx;
+  if constexpr (K < N) {
+    if constexpr (K < I) {
+      sqr_nx_chain<N, I, K + 2, false>(nx, a, d, a2, bi);
+    } else {
+      if constexpr (kOpen) {
+        madc_wide_cc(nx[K], nx[K + 1], sqr_word<I, K>(a, d, a2), bi);
+      } else {
+        mad_wide_cc(nx[K], nx[K + 1], sqr_word<I, K>(a, d, a2), bi);
+      }
+      sqr_nx_chain<N, I, K + 2, true>(nx, a, d, a2, bi);
+    }
+  }
+}
+
+// Step I ≥ 1 (roles as in mont_mul_step).
+template <int N, int I>
+CUZK_MONT_FN void mont_sqr_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, const uint32_t* d, const uint32_t* p,
+                                uint32_t inv) {
+  using namespace ptx;
+  const uint32_t bi = a[I];
+  uint32_t a2 = 0;  // c_I's word I + 1 (none for the last step)
+  if constexpr (I + 1 < N) a2 = a[I + 1] << 1;
+  nx[0] = add_cc(nx[0], ny[1]);
+  sqr_ny_chain<N, I, 0>(ny, a, d, a2, bi);
+  sqr_nx_chain<N, I, 0, false>(nx, a, d, a2, bi);
+  // nx's chain carries into ny's top word; with no product in it (I = N − 1)
+  // there is no carry to take.
+  if constexpr (I <= N - 2) ny[N - 1] = addc(ny[N - 1], 0);
+  mont_reduce_step<N>(nx, ny, p, inv);
+}
+
+// Steps I … N−1, then the sum and the final subtraction. X, Y: the current
+// (x, y) of mont_mul's running sum.
+template <int N, int I>
+CUZK_MONT_FN void mont_sqr_steps(uint32_t* r, uint32_t* X, uint32_t* Y, const uint32_t* a, const uint32_t* d,
+                                 const uint32_t* p, uint32_t inv) {
+  using namespace ptx;
+  if constexpr (I < N) {
+    mont_sqr_step<N, I>(Y, X, a, d, p, inv);
+    mont_sqr_steps<N, I + 1>(r, Y, X, a, d, p, inv);
+  } else {
+    // T = X + 2^32·Y with X[0] = 0 after the last reduction: T/2^32 = Y + X[1..].
+    uint32_t t[N];
+    t[0] = add_cc(Y[0], X[1]);
+#pragma unroll
+    for (int k = 1; k + 1 < N; ++k) t[k] = addc_cc(Y[k], X[k + 1]);
+    t[N - 1] = addc(Y[N - 1], 0);
+    reduce_once<N>(r, t, p);
+  }
+}
+
+// r = a·a·2^(-32N) mod p for a < p < 2^(32N−2); r < p, the same words as
+// mont_mul(r, a, a).
+template <int N>
+CUZK_MONT_FN void mont_sqr(uint32_t* r, const uint32_t* a, const uint32_t* p, uint32_t inv) {
+  using namespace ptx;
+  static_assert(N % 2 == 0 && N >= 4);
+  uint32_t d[N];
+  d[0] = a[0] << 1;
+#pragma unroll
+  for (int j = 1; j < N; ++j) d[j] = (a[j] << 1) | (a[j - 1] >> 31);
+  uint32_t x[N], y[N];
+  const uint32_t b0 = a[0], a2 = a[1] << 1;
+  // Step 0: c_0 = a_0, a_1·2, d_2, d_3, ...
+  ptx::mul_wide(x[0], x[1], a[0], b0);
+#pragma unroll
+  for (int k = 2; k < N; k += 2) ptx::mul_wide(x[k], x[k + 1], d[k], b0);
+  ptx::mul_wide(y[0], y[1], a2, b0);
+#pragma unroll
+  for (int k = 2; k < N; k += 2) ptx::mul_wide(y[k], y[k + 1], d[k + 1], b0);
+  mont_reduce_step<N>(x, y, p, inv);
+  mont_sqr_steps<N, 1>(r, x, y, a, d, p, inv);
+}
+
 // r = a + b mod p for a, b < p. kCarryOut: a + b may exceed 2^(32N) — the
 // lazy form, r = a + b mod 2p for a, b < 2p with p = 2p passed as the modulus
 // (below 2^(32N)), so r < 2p; see mont_mul's !kReduce.
@@ -396,7 +530,28 @@ struct alignas(16) Mont {
   __device__ __forceinline__ Mont& operator-=(const Mont& b) { return *this = *this - b; }
   __device__ __forceinline__ Mont& operator*=(const Mont& b) { return *this = *this * b; }
   __device__ __forceinline__ Mont dbl() const { return *this + *this; }
-  __device__ __forceinline__ Mont sqr() const { return *this * *this; }
+  // Fp: the dedicated squaring (detail::mont_sqr, 222 wide multiply-adds
+  // against the product's 288), out of line like the product; fields whose
+  // modulus leaves no room for its running sum (Fr) square by the product.
+  __device__ __forceinline__ Mont sqr() const {
+    if constexpr (detail::kSqrFits<P> && N > 8) {
+#ifndef CUZK_INLINE_WIDE_MUL
+      return sqr_outlined(*this);
+#else
+      return sqr_inline(*this);
+#endif
+    } else {
+      return *this * *this;
+    }
+  }
+  __device__ __forceinline__ static Mont sqr_inline(const Mont& a) {
+    uint32_t p[N];
+    modulus(p);
+    Mont r;
+    detail::mont_sqr<N>(r.w, a.w, p, kInv);
+    return r;
+  }
+  __device__ __noinline__ static Mont sqr_outlined(const Mont a) { return sqr_inline(a); }
   // Integer value (out of Montgomery form): multiply by 1. Cost: 1M.
   __device__ __forceinline__ Mont canonical() const {
     Mont one_int = zero();
