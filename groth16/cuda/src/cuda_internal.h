@@ -126,6 +126,7 @@ struct DeviceContext {
   Placement placement = Placement::kAuto;
   ThreadPool* pool = nullptr;
   CudaFaults faults;
+  bool ones_by_pairs = false;  // CudaBackendOptions::ones_sum, resolved
   gpu::VramBudget budget{0};
   std::atomic<uint32_t> lanes{0};
   std::atomic<uint64_t> runs{0};

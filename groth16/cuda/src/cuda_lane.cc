@@ -88,6 +88,7 @@ using ff::Fr;
 constexpr uint64_t kAlign = 256;
 // LaneTimes::plan of a resident proof whose queries ran side by side.
 constexpr std::string_view kSideBySide = "resident, queries side by side";
+constexpr std::string_view kOnesByPairs = ", ones by pair rounds";
 uint64_t align(uint64_t x) { return (x + kAlign - 1) & ~(kAlign - 1); }
 
 // Carves aligned pieces out of one device buffer.
@@ -267,10 +268,10 @@ Status CudaLane::init() {
   ASSIGN_OR_RETURN(ev_up1_, gpu::Event::create(true));
   ASSIGN_OR_RETURN(d_res1_, gpu::DeviceBuffer<ec::G1Jacobian>::allocate(kG1Slots));
   ASSIGN_OR_RETURN(d_res2_, gpu::DeviceBuffer<ec::G2Jacobian>::allocate(kG2Slots));
-  ASSIGN_OR_RETURN(d_counts_, gpu::DeviceBuffer<uint32_t>::allocate(3));
+  ASSIGN_OR_RETURN(d_counts_, gpu::DeviceBuffer<uint32_t>::allocate(6));
   ASSIGN_OR_RETURN(h_res1_, gpu::PinnedBuffer<ec::G1Jacobian>::allocate(kG1Slots));
   ASSIGN_OR_RETURN(h_res2_, gpu::PinnedBuffer<ec::G2Jacobian>::allocate(kG2Slots));
-  ASSIGN_OR_RETURN(h_counts_, gpu::PinnedBuffer<uint32_t>::allocate(3));
+  ASSIGN_OR_RETURN(h_counts_, gpu::PinnedBuffer<uint32_t>::allocate(6));
   ASSIGN_OR_RETURN(h_last_, gpu::PinnedBuffer<Fr>::allocate(1));
   ASSIGN_OR_RETURN(d_bad_, gpu::DeviceBuffer<uint32_t>::allocate(1));
   ASSIGN_OR_RETURN(h_bad_, gpu::PinnedBuffer<uint32_t>::allocate(1));
@@ -585,12 +586,15 @@ Status CudaLane::classify_all(const CudaKey& key, const Fr* d_w, cudaStream_t st
     ASSIGN_OR_RETURN(qs.bufs.tail_points, carve.take<uint32_t>(ms[q]));
     ASSIGN_OR_RETURN(qs.bufs.tail_scalars, carve.take<uint32_t>(ms[q]));
     qs.bufs.tail_count = d_counts_.data() + q;
+    // The resident plan may sum the ones by pair rounds over their list
+    // (CudaBackendOptions::ones_sum): their count beside the tails'.
+    qs.bufs.ones_count = s.resident && ctx_->ones_by_pairs ? d_counts_.data() + 3 + q : nullptr;
     size_t ws = ws_->cls.bytes();
     RETURN_IF_ERROR(msm::cuda::classify(d_w, index[q], uint32_t(q == 0 ? s.num_inputs : 0), ms[q], qs.bufs,
                                         ws_->cls.data(), &ws, stream));
   }
   split_end_ = region.data() + w_bytes + carve.used();
-  RETURN_IF_ERROR(d_counts_.download(h_counts_.data(), 3, stream));
+  RETURN_IF_ERROR(d_counts_.download(h_counts_.data(), 6, stream));
   return ev_cls_.record(stream);
 }
 
@@ -610,7 +614,7 @@ Status CudaLane::resident_msms(const CudaKey& key) {
   RETURN_IF_ERROR(cs_.synchronize());
   std::copy(h_res1_.begin(), h_res1_.end(), host_g1_.begin());
   std::copy(h_res2_.begin(), h_res2_.end(), host_g2_.begin());
-  if (times_.plan == kSideBySide) {
+  if (times_.plan.starts_with(kSideBySide)) {
     // Each query's own device time ("beside.": they overlap one another;
     // the main timeline's stage is "msm_lab", from the fork to the join).
     const char* names[4] = {"msm_l", "msm_a", "msm_b1", "msm_b2"};
@@ -624,15 +628,20 @@ Status CudaLane::resident_msms(const CudaKey& key) {
   return ok_status();
 }
 
-// L, A, B1 and B2 after the H MSM: each the batch addition of its ones,
-// then the MSM over its tail. The H MSM's workspace is free by then; when it
-// holds the four tails' workspaces and three batch additions' (L's uses the
-// batch-addition workspace), the queries run side by side on cs and q0..q2:
-// each query's last steps (its scans, the bucket reduction's few long
-// threads, the window combination on one thread, each kernel's last wave)
-// then overlap the others' full kernels (the B queries are short, mostly
-// such steps). Else they run in turn on cs, each timed apart
-// ("<query>.ones", "<query>.tail").
+// L, A, B1 and B2 after the H MSM: each the sum of its ones, then the MSM
+// over its tail. The ones are summed by batch_add over the bitmap, or (with
+// ctx_->ones_by_pairs) by an MSM over their list with every scalar 1, whose
+// pair rounds take fewer products an addition for more workspace. The H
+// MSM's workspace is free by then; when it holds the four tails' workspaces
+// and the ones' (but L's bitmap sum, which uses the batch-addition
+// workspace), the queries run side by side on cs and q0..q2: each query's
+// last steps (its scans, the bucket reduction's few long threads, the window
+// combination on one thread, each kernel's last wave) then overlap the
+// others' full kernels (the B queries are short, mostly such steps). Where
+// the pair rounds' workspace does not fit side by side, the bitmap sums are
+// tried side by side, then in turn on cs, each timed apart ("<query>.ones",
+// "<query>.tail"), the ones by pair rounds where the H MSM's workspace holds
+// them.
 Status CudaLane::resident_queries(const CudaKey& key) {
   const KeyShape& s = key.shape();
   ec::G1Jacobian* r1 = d_res1_.data();
@@ -642,48 +651,85 @@ Status CudaLane::resident_queries(const CudaKey& key) {
     const void* bases;
     bool g2;
     const QuerySplit* split;
-    uint32_t count;
+    uint32_t count, ones;
     int ones_slot, tail_slot;
   };
-  const std::array<Query, 4> queries = {{{"msm_l", key.l, false, &split_[0], h_counts_[0], kL1, kLt},
-                                         {"msm_a", key.a, false, &split_[1], h_counts_[1], kA1, kAt},
-                                         {"msm_b1", key.b1, false, &split_[2], h_counts_[2], kB11, kB1t},
-                                         {"msm_b2", key.b2, true, &split_[2], h_counts_[2], kB21, kB2t}}};
+  const bool listed = split_[0].bufs.ones_count != nullptr;
+  const std::array<Query, 4> queries = {
+      {{"msm_l", key.l, false, &split_[0], h_counts_[0], listed ? h_counts_[3] : 0, kL1, kLt},
+       {"msm_a", key.a, false, &split_[1], h_counts_[1], listed ? h_counts_[4] : 0, kA1, kAt},
+       {"msm_b1", key.b1, false, &split_[2], h_counts_[2], listed ? h_counts_[5] : 0, kB11, kB1t},
+       {"msm_b2", key.b2, true, &split_[2], h_counts_[2], listed ? h_counts_[5] : 0, kB21, kB2t}}};
   auto tail_config = [&](const Query& q) {
     msm::cuda::MsmConfig cfg = s.msm_config();
     cfg.scalar_index = q.split->bufs.tail_scalars;
     cfg.point_index = q.split->bufs.tail_points;
     return cfg;
   };
+  auto ones_config = [&](const Query& q) {
+    msm::cuda::MsmConfig cfg = s.msm_config();
+    const msm::cuda::OnesList list = msm::cuda::ones_list(q.split->bufs, q.split->m, q.ones);
+    cfg.scalar_index = list.scalars;
+    cfg.point_index = list.points;
+    cfg.scalar_bits = 1;
+    return cfg;
+  };
   auto tail_bytes = [&](const Query& q) -> uint64_t {
     return q.g2 ? msm::cuda::msm_workspace_bytes<G2Curve>(q.count, tail_config(q))
                 : msm::cuda::msm_workspace_bytes<G1Curve>(q.count, tail_config(q));
   };
-  auto ones_bytes = [&](const Query& q) -> uint64_t {
+  auto ones_bytes = [&](const Query& q, bool pairs) -> uint64_t {
+    if (pairs)
+      return q.g2 ? msm::cuda::msm_workspace_bytes<G2Curve>(q.ones, ones_config(q))
+                  : msm::cuda::msm_workspace_bytes<G1Curve>(q.ones, ones_config(q));
     return q.g2 ? msm::cuda::batch_add_workspace_bytes<G2Curve>(q.split->m)
                 : msm::cuda::batch_add_workspace_bytes<G1Curve>(q.split->m);
   };
-  // Side by side: each query's tail workspace and (but L's) batch-addition
-  // workspace, carved in turn from the H MSM's.
+  // Side by side: each query's tail workspace and its ones' (but L's by the
+  // bitmap, which uses the batch-addition workspace), carved in turn from
+  // the H MSM's. 0 where they do not fit.
+  auto side_bytes = [&](bool pairs, std::array<uint64_t, 4>* tails, std::array<uint64_t, 4>* ones) -> uint64_t {
+    if (pairs && ctx_->faults.no_ones_room) return 0;
+    uint64_t need = 0;
+    for (size_t i = 0; i < queries.size(); ++i) {
+      (*tails)[i] = tail_bytes(queries[i]);
+      (*ones)[i] = pairs || i > 0 ? ones_bytes(queries[i], pairs) : 0;
+      if (pairs && (*ones)[i] == 0) return 0;  // no plan for the list
+      need += align((*tails)[i]) + align((*ones)[i]);
+    }
+    return need <= ws_->msm.bytes() ? need : 0;
+  };
   std::array<uint64_t, 4> tail_ws_bytes{}, ones_ws_bytes{};
-  uint64_t need = 0;
-  for (size_t i = 0; i < queries.size(); ++i) {
-    tail_ws_bytes[i] = tail_bytes(queries[i]);
-    ones_ws_bytes[i] = i > 0 ? ones_bytes(queries[i]) : 0;
-    need += align(tail_ws_bytes[i]) + align(ones_ws_bytes[i]);
+  bool pairs = listed;
+  bool side_by_side = false;
+  if (!ctx_->faults.serial_queries) {
+    side_by_side = side_bytes(pairs, &tail_ws_bytes, &ones_ws_bytes) != 0;
+    if (!side_by_side && pairs) {
+      pairs = false;
+      side_by_side = side_bytes(false, &tail_ws_bytes, &ones_ws_bytes) != 0;
+    }
   }
-  const bool side_by_side = !ctx_->faults.serial_queries && need <= ws_->msm.bytes();
 
   // One query on `stream`: its sums in its result slots; `ones_done` and
   // `tail_done` recorded after each part (side by side), else marks on cs.
-  auto run_query = [&](const Query& q, cudaStream_t stream, void* ones_ws, size_t ones_ws_bytes, void* tail_ws,
-                       size_t tail_ws_bytes, gpu::Event* ones_done, gpu::Event* tail_done) -> Status {
-    if (q.g2)
+  auto run_query = [&](const Query& q, bool by_pairs, cudaStream_t stream, void* ones_ws, size_t ones_ws_bytes,
+                       void* tail_ws, size_t tail_ws_bytes, gpu::Event* ones_done,
+                       gpu::Event* tail_done) -> Status {
+    if (by_pairs) {
+      const msm::cuda::MsmConfig cfg = ones_config(q);
+      if (q.g2)
+        RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), d_w_, q.ones,
+                                                r2 + q.ones_slot, ones_ws, &ones_ws_bytes, stream, cfg));
+      else
+        RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(static_cast<const ec::G1Affine*>(q.bases), d_w_, q.ones,
+                                                r1 + q.ones_slot, ones_ws, &ones_ws_bytes, stream, cfg));
+    } else if (q.g2) {
       RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), q.split->bufs.ones,
                                                     q.split->m, r2 + q.ones_slot, ones_ws, &ones_ws_bytes, stream));
-    else
+    } else {
       RETURN_IF_ERROR(msm::cuda::batch_add<G1Curve>(static_cast<const ec::G1Affine*>(q.bases), q.split->bufs.ones,
                                                     q.split->m, r1 + q.ones_slot, ones_ws, &ones_ws_bytes, stream));
+    }
     if (ones_done != nullptr)
       RETURN_IF_ERROR(ones_done->record(stream));
     else
@@ -700,12 +746,21 @@ Status CudaLane::resident_queries(const CudaKey& key) {
   };
 
   if (!side_by_side) {
-    for (const Query& q : queries)
-      RETURN_IF_ERROR(run_query(q, cs_.get(), ws_->ba.data(), ws_->ba.bytes(), ws_->msm.data(), ws_->msm.bytes(),
-                                nullptr, nullptr));
+    // In turn on cs: the ones by pair rounds in the H MSM's workspace (the
+    // tail after them, on the same stream) where it holds them.
+    for (const Query& q : queries) {
+      const uint64_t need = listed && !ctx_->faults.no_ones_room ? ones_bytes(q, true) : 0;
+      const bool by_pairs = need != 0 && need <= ws_->msm.bytes();
+      if (by_pairs && !times_.plan.ends_with(kOnesByPairs)) times_.plan += kOnesByPairs;
+      void* ones_ws = by_pairs ? static_cast<void*>(ws_->msm.data()) : ws_->ba.data();
+      const size_t ob = by_pairs ? ws_->msm.bytes() : ws_->ba.bytes();
+      RETURN_IF_ERROR(run_query(q, by_pairs, cs_.get(), ones_ws, ob, ws_->msm.data(), ws_->msm.bytes(), nullptr,
+                                nullptr));
+    }
     return ok_status();
   }
   times_.plan = kSideBySide;
+  if (pairs) times_.plan += kOnesByPairs;
   Carver carve(ws_->msm.data(), ws_->msm.bytes());
   RETURN_IF_ERROR(ev_fork_.record(cs_));
   for (gpu::Stream& q : qs_) RETURN_IF_ERROR(q.wait(ev_fork_));
@@ -713,14 +768,14 @@ Status CudaLane::resident_queries(const CudaKey& key) {
     ASSIGN_OR_RETURN(uint8_t* tail_ws, carve.take<uint8_t>(tail_ws_bytes[i]));
     void* ones_ws = ws_->ba.data();
     uint64_t ob = ws_->ba.bytes();
-    if (i > 0) {
+    if (pairs || i > 0) {
       ob = ones_ws_bytes[i];
       ASSIGN_OR_RETURN(uint8_t* p, carve.take<uint8_t>(ob));
       ones_ws = p;
     }
     cudaStream_t stream = i == 0 ? cs_.get() : qs_[i - 1].get();
-    RETURN_IF_ERROR(
-        run_query(queries[i], stream, ones_ws, ob, tail_ws, tail_ws_bytes[i], &ev_q_[i][0], &ev_q_[i][1]));
+    RETURN_IF_ERROR(run_query(queries[i], pairs, stream, ones_ws, ob, tail_ws, tail_ws_bytes[i], &ev_q_[i][0],
+                              &ev_q_[i][1]));
   }
   for (size_t i = 1; i < queries.size(); ++i) RETURN_IF_ERROR(cs_.wait(ev_q_[i][1]));
   return mark("msm_lab");

@@ -27,6 +27,20 @@ uint32_t pow2_ceil(size_t x) {
 }
 }  // namespace
 
+int bounded_windows(int bits, int c) {
+  // The fewest windows W with (2^bits − 1) + H < 2^(c·W), H = Σ_{w<W} 2^(c·w
+  // + c − 1): exact while c·W fits 64-bit arithmetic; beyond, c·W ≥ bits + 2
+  // suffices (k < 2^(cW−2) and H < 2^(cW−1)·2^c/(2^c − 1) ≤ 2^(cW−1)·4/3).
+  for (int w = 1;; ++w) {
+    const int bits_w = c * w;
+    if (bits_w >= 63) return std::max(w, (bits + 2 + c - 1) / c);
+    uint64_t h = 0;
+    for (int i = 0; i < w; ++i) h |= uint64_t(1) << (c * i + c - 1);
+    const uint64_t k_max = bits >= 63 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    if (bits < 63 && k_max + h < (uint64_t(1) << bits_w)) return w;
+  }
+}
+
 size_t pair_bound(size_t n, uint32_t runs, int k) { return std::min(n / 2, (n >> (k + 1)) + runs / 2 + 1); }
 
 size_t pair_threads(size_t pairs) {
@@ -46,14 +60,21 @@ Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, 
     return invalid_argument("msm: window_bits " + std::to_string(config.window_bits) + " outside [2, 24]");
   if (config.points_per_task != 0 && config.points_per_task < 2)
     return invalid_argument("msm: points_per_task must be >= 2");
+  if (config.scalar_bits < 0 || config.scalar_bits > 255)
+    return invalid_argument("msm: scalar_bits " + std::to_string(config.scalar_bits) + " outside [0, 255]");
   Plan p;
   p.n = n;
   p.c = config.window_bits ? config.window_bits : choose_window_bits(n);
-  // k + H must fit in c·windows bits: with k < r < 0.46·2^256 and
-  // H < 2^(c·windows)·2^(c−1)/(2^c − 1) that holds for c·windows ≥ 257, and for
-  // c·windows = 256 only when c ≥ 4 (c = 2 needs a 129th window).
-  p.windows = n == 0 ? 0 : (256 + p.c - 1) / p.c;
-  if (n != 0 && p.c * p.windows == 256 && p.c < 4) ++p.windows;
+  if (config.scalar_bits > 0 && config.window_bits == 0) p.c = std::min(p.c, std::max(2, config.scalar_bits + 1));
+  if (config.scalar_bits == 0) {
+    // k + H must fit in c·windows bits: with k < r < 0.46·2^256 and
+    // H < 2^(c·windows)·2^(c−1)/(2^c − 1) that holds for c·windows ≥ 257, and for
+    // c·windows = 256 only when c ≥ 4 (c = 2 needs a 129th window).
+    p.windows = n == 0 ? 0 : (256 + p.c - 1) / p.c;
+    if (n != 0 && p.c * p.windows == 256 && p.c < 4) ++p.windows;
+  } else {
+    p.windows = n == 0 ? 0 : bounded_windows(config.scalar_bits, p.c);
+  }
   p.buckets = 1u << (p.c - 1);
   p.max_runs = uint32_t(std::min<size_t>(std::max<size_t>(n, 1), size_t(p.buckets) + 1));
   const int lanes = config.window_lanes ? config.window_lanes : config.tuning.window_lanes;

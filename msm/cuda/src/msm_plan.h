@@ -60,6 +60,10 @@ const AffineTuning& affine_tuning(const MsmConfig& config) {
   }
 }
 
+// Windows of c bits for scalars below 2^bits (MsmConfig::scalar_bits), the
+// signed digits' offset included.
+int bounded_windows(int bits, int c);
+
 // Errors: INVALID_ARGUMENT for n >= 2^31 or a config outside its ranges.
 Status make_plan(size_t n, const MsmConfig& config, const AffineTuning& tuning, Plan* plan);
 

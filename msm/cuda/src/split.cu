@@ -2,6 +2,7 @@
 // CUB's stream compaction over the point indices.
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/reverse_iterator.h>
 
 #include <algorithm>
 #include <cstring>
@@ -41,6 +42,16 @@ static __global__ void ones_bitmap_kernel(const ff::Fr* scalars, const uint32_t*
   if ((threadIdx.x & 31) == 0 && j < m) ones_halves[j >> 5] = bits;
 }
 
+struct IsOne {
+  const ff::Fr* scalars;
+  const uint32_t* index;
+  uint32_t offset;
+  Limbs4 one;
+  __device__ __forceinline__ bool operator()(uint32_t j) const {
+    return class_of(scalars[scalar_of(index, offset, j)], one) == 1;
+  }
+};
+
 struct IsTail {
   const ff::Fr* scalars;
   const uint32_t* index;
@@ -59,6 +70,16 @@ static __global__ void tail_scalars_kernel(const uint32_t* tail_points, const ui
   tail_scalars[t] = uint32_t(scalar_of(index, offset, tail_points[t]));
 }
 
+// The ones' scalar indices beside their positions, both from the arrays' far
+// end (SplitBuffers::ones_count).
+static __global__ void ones_scalars_kernel(const uint32_t* points, const uint32_t* ones_count, const uint32_t* index,
+                                           uint32_t offset, uint32_t m, uint32_t* scalars) {
+  const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= m || t >= *ones_count) return;
+  const uint32_t e = m - 1 - t;
+  scalars[e] = uint32_t(scalar_of(index, offset, points[e]));
+}
+
 static __global__ void gather_kernel(const ff::Fr* in, const uint32_t* index, size_t m, ff::Fr* out) {
   const size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j < m) out[j] = in[index[j]];
@@ -73,13 +94,17 @@ Limbs4 mont_one() {
 }
 
 size_t select_temp_bytes(size_t m) {
-  size_t bytes = 0;
+  size_t bytes = 0, ones = 0;
   IsTail pred{nullptr, nullptr, 0, {}};
   thrust::counting_iterator<uint32_t> in(0);
   if (cub::DeviceSelect::If(nullptr, bytes, in, (uint32_t*)nullptr, (uint32_t*)nullptr, int(m), pred) !=
       cudaSuccess)
     return 0;
-  return bytes;
+  thrust::reverse_iterator<uint32_t*> rev(nullptr);
+  if (cub::DeviceSelect::If(nullptr, ones, in, rev, (uint32_t*)nullptr, int(m), IsOne{nullptr, nullptr, 0, {}}) !=
+      cudaSuccess)
+    return 0;
+  return std::max(bytes, ones);
 }
 
 }  // namespace
@@ -109,7 +134,11 @@ Status classify(const ff::Fr* d_scalars, const uint32_t* d_index, uint32_t offse
   // The last word's upper half is not written by any warp when m % 64 <= 32.
   if (words > 0)
     RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemsetAsync(out.ones + (words - 1), 0, sizeof(uint64_t), stream)));
-  if (m == 0) return CUZK_CUDA_CHECK(cudaMemsetAsync(out.tail_count, 0, sizeof(uint32_t), stream));
+  if (m == 0) {
+    if (out.ones_count != nullptr)
+      RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaMemsetAsync(out.ones_count, 0, sizeof(uint32_t), stream)));
+    return CUZK_CUDA_CHECK(cudaMemsetAsync(out.tail_count, 0, sizeof(uint32_t), stream));
+  }
   constexpr unsigned kThreads = 256;
   const unsigned grid = unsigned((m + kThreads - 1) / kThreads);
   ones_bitmap_kernel<<<grid, kThreads, 0, stream>>>(d_scalars, d_index, offset, mm, one,
@@ -121,6 +150,15 @@ Status classify(const ff::Fr* d_scalars, const uint32_t* d_index, uint32_t offse
   RETURN_IF_ERROR(CUZK_CUDA_CHECK(
       cub::DeviceSelect::If(d_workspace, temp, in, out.tail_points, out.tail_count, int(m), pred, stream)));
   tail_scalars_kernel<<<grid, kThreads, 0, stream>>>(out.tail_points, out.tail_count, d_index, offset, mm,
+                                                     out.tail_scalars);
+  RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
+  if (out.ones_count == nullptr) return ok_status();
+  // The ones, listed from the far end: the t-th one (ascending) at m − 1 − t.
+  temp = need;
+  thrust::reverse_iterator<uint32_t*> rev(out.tail_points + m);
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cub::DeviceSelect::If(d_workspace, temp, in, rev, out.ones_count, int(m),
+                                                        IsOne{d_scalars, d_index, offset, one}, stream)));
+  ones_scalars_kernel<<<grid, kThreads, 0, stream>>>(out.tail_points, out.ones_count, d_index, offset, mm,
                                                      out.tail_scalars);
   return CUZK_CUDA_LAUNCH_CHECK();
 }

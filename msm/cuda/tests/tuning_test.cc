@@ -11,6 +11,7 @@
 
 #include "cuzk/gpu/device.h"
 #include "cuzk/msm/cuda/msm.h"
+#include "../src/msm_plan.h"
 
 namespace cuzk::msm::cuda {
 namespace {
@@ -163,6 +164,59 @@ TEST(DeviceTuning, TheConfigCarriesItIntoThePlan) {
   MsmConfig bad;
   bad.tuning.window_lanes = 3;
   EXPECT_EQ(msm_workspace_bytes<ec::G1Curve>(n, bad), 0u);
+}
+
+// MsmConfig::scalar_bits: the windows cover the bound (the signed digits'
+// offset H included), checked here against the inequality itself with
+// 128-bit arithmetic; scalars that are all 1 make one window of 2 bits.
+TEST(MsmPlan, ScalarBoundSetsTheWindows) {
+  detail::Plan p;
+  MsmConfig ones;
+  ones.scalar_bits = 1;
+  const size_t n = size_t(1) << 26;
+  ASSERT_TRUE(detail::make_plan(n, ones, AffineTuning{}, &p).ok());
+  EXPECT_EQ(p.c, 2);
+  EXPECT_EQ(p.windows, 1);
+  EXPECT_EQ(p.buckets, 2u);
+  EXPECT_EQ(p.lanes, 1);
+  detail::Plan full;
+  ASSERT_TRUE(detail::make_plan(n, MsmConfig{}, AffineTuning{}, &full).ok());
+  EXPECT_EQ(full.c, choose_window_bits(n));
+  EXPECT_EQ(full.windows, (256 + full.c - 1) / full.c);
+  // The bound's workspace is a fraction of the full MSM's.
+  EXPECT_LT(msm_workspace_bytes<ec::G1Curve>(n, ones), msm_workspace_bytes<ec::G1Curve>(n) / 2);
+  for (int bits = 1; bits <= 100; ++bits) {
+    for (int c = 2; c <= 24; ++c) {
+      const int w = detail::bounded_windows(bits, c);
+      ASSERT_GE(w, 1);
+      auto fits = [&](int windows) {
+        if (c * windows > 120) return c * windows >= bits + 2;  // the sufficient rule
+        unsigned __int128 h = 0;
+        for (int i = 0; i < windows; ++i) h |= (unsigned __int128)1 << (c * i + c - 1);
+        const unsigned __int128 k = ((unsigned __int128)1 << bits) - 1;
+        return k + h < ((unsigned __int128)1 << (c * windows));
+      };
+      EXPECT_TRUE(fits(w)) << "bits " << bits << " c " << c;
+      if (w > 1 && c * (w - 1) <= 62) {
+        EXPECT_FALSE(fits(w - 1)) << "bits " << bits << " c " << c << ": fewer fit";
+      }
+    }
+  }
+  // Window sizes from the bound when not given; a given one is kept.
+  MsmConfig eight;
+  eight.scalar_bits = 8;
+  ASSERT_TRUE(detail::make_plan(n, eight, AffineTuning{}, &p).ok());
+  EXPECT_EQ(p.c, 9);
+  EXPECT_EQ(p.windows, 1);
+  eight.window_bits = 4;
+  ASSERT_TRUE(detail::make_plan(n, eight, AffineTuning{}, &p).ok());
+  EXPECT_EQ(p.c, 4);
+  EXPECT_EQ(p.windows, 3);  // 255 + (8 + 128) ≥ 2^8: two windows of 4 bits are too few
+  MsmConfig bad;
+  bad.scalar_bits = 256;
+  EXPECT_FALSE(detail::make_plan(n, bad, AffineTuning{}, &p).ok());
+  bad.scalar_bits = -1;
+  EXPECT_FALSE(detail::make_plan(n, bad, AffineTuning{}, &p).ok());
 }
 
 }  // namespace

@@ -51,7 +51,22 @@ struct CudaFaults {
   uint64_t fail_run = 0;           // > 0: the device's n-th run() meets a CUDA error after the H step
   bool no_side_room = false;       // the streamed plan's side buffer never fits (cuda_internal.h StreamedSizes)
   bool serial_queries = false;     // the resident plan runs L, A, B1, B2 in turn, never side by side
+  bool no_ones_room = false;       // the ones' pair rounds never fit (OnesSum::kPairRounds): bitmap sums
 };
+
+// How the resident plan sums the points of L, A, B1 and B2 whose scalar is 1
+// (about half of them in a PoRep partition):
+//   kBitmap      one XYZZ mixed addition per one, over the classification's
+//                bitmap (msm::cuda::batch_add; 10 field products an addition);
+//   kPairRounds  an MSM over the list of their positions with every scalar 1
+//                (MsmConfig::scalar_bits = 1: one window, one bucket), so the
+//                batch-affine pair rounds add them (≈ 6 products an addition)
+//                for ≈ 130 bytes of workspace per one (G1), taken from the H
+//                MSM's, which is free by then; where it does not fit, kBitmap.
+//   kDefault     kPairRounds when the environment has CUZK_ONES_SUM=pairs,
+//                else kBitmap (the one measured; the switch is for A/B runs).
+// The streamed plans always use the bitmap.
+enum class OnesSum { kDefault, kBitmap, kPairRounds };
 
 struct CudaBackendOptions {
   int device = 0;
@@ -60,6 +75,7 @@ struct CudaBackendOptions {
   Placement placement = Placement::kAuto;
   ThreadPool* pool = nullptr;  // host work (index lists); default pool when null
   CudaFaults faults;
+  OnesSum ones_sum = OnesSum::kDefault;
 };
 
 // Errors: UNAVAILABLE when there is no usable device (or the ordinal is out

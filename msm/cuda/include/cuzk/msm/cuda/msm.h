@@ -89,6 +89,13 @@ struct MsmConfig {
   // scalars.
   const uint32_t* scalar_index = nullptr;
   const uint32_t* point_index = nullptr;
+  // A bound on the scalars the caller promises: each one is below
+  // 2^scalar_bits (1 .. 255; 0: any Fr value). The windows then cover only
+  // those bits (with the signed digits' carry), and where window_bits is 0
+  // the window is at most scalar_bits + 1 bits: a sum of points whose
+  // scalars are all 1 (the ones of the 0/1 split) is one window of 2 bits,
+  // one bucket, every point in it. A scalar above the bound gives a wrong sum.
+  int scalar_bits = 0;
 };
 
 // The window size msm() uses for n points.

@@ -25,12 +25,29 @@ namespace cuzk::msm::cuda {
 //   tail_points   up to m entries: the j (ascending) whose scalar is neither 0 nor 1
 //   tail_scalars  up to m entries: scalar_of(tail_points[t])
 //   tail_count    one entry: the number of tail points
+//   ones_count    optional (null: not listed): one entry, the number of ones;
+//                 then the ones are also listed in the same two arrays from
+//                 their far end, where the tail (at most m − ones entries)
+//                 never reaches: the ones' positions j, ascending, at
+//                 tail_points[m−1], [m−2], …, and scalar_of(j) beside them in
+//                 tail_scalars. ones_list() gives both lists' first entries:
+//                 `count` entries on from there, positions descending (an MSM
+//                 over them with MsmConfig::scalar_bits = 1 sums the ones).
 struct SplitBuffers {
   uint64_t* ones = nullptr;
   uint32_t* tail_points = nullptr;
   uint32_t* tail_scalars = nullptr;
   uint32_t* tail_count = nullptr;
+  uint32_t* ones_count = nullptr;
 };
+
+struct OnesList {
+  const uint32_t* points;
+  const uint32_t* scalars;
+};
+inline OnesList ones_list(const SplitBuffers& b, size_t m, uint32_t count) {
+  return {b.tail_points + (m - count), b.tail_scalars + (m - count)};
+}
 
 // Bytes of device workspace classify() needs for m points.
 size_t classify_workspace_bytes(size_t m);
@@ -38,7 +55,8 @@ size_t classify_workspace_bytes(size_t m);
 // Classifies the m scalars of a query on `stream` (Montgomery-form Fr; 0 and
 // 1 compared as values). With d_workspace == nullptr stores the workspace size
 // in *workspace_bytes and returns OK (CUB style). Cost: one pass over the
-// scalars, a stream compaction over m, one pass over the tail.
+// scalars, a stream compaction over m, one pass over the tail; with
+// ones_count, a second compaction and a pass over the ones.
 // Errors: INVALID_ARGUMENT for m ≥ 2^31, offset + m ≥ 2^32, a null buffer or a
 // workspace too small; launch errors.
 Status classify(const ff::Fr* d_scalars, const uint32_t* d_index, uint32_t offset, size_t m, const SplitBuffers& out,
