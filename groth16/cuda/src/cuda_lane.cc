@@ -710,19 +710,23 @@ Status CudaLane::resident_queries(const CudaKey& key) {
     }
   }
 
+  // An MSM over one of q's index lists (its tail, or its ones with every
+  // scalar 1) into result slot `slot`.
+  auto query_msm = [&](const Query& q, uint32_t count, int slot, void* ws, size_t ws_bytes, cudaStream_t stream,
+                       const msm::cuda::MsmConfig& cfg) -> Status {
+    if (q.g2)
+      return msm::cuda::msm<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), d_w_, count, r2 + slot, ws,
+                                     &ws_bytes, stream, cfg);
+    return msm::cuda::msm<G1Curve>(static_cast<const ec::G1Affine*>(q.bases), d_w_, count, r1 + slot, ws, &ws_bytes,
+                                   stream, cfg);
+  };
   // One query on `stream`: its sums in its result slots; `ones_done` and
   // `tail_done` recorded after each part (side by side), else marks on cs.
   auto run_query = [&](const Query& q, bool by_pairs, cudaStream_t stream, void* ones_ws, size_t ones_ws_bytes,
                        void* tail_ws, size_t tail_ws_bytes, gpu::Event* ones_done,
                        gpu::Event* tail_done) -> Status {
     if (by_pairs) {
-      const msm::cuda::MsmConfig cfg = ones_config(q);
-      if (q.g2)
-        RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), d_w_, q.ones,
-                                                r2 + q.ones_slot, ones_ws, &ones_ws_bytes, stream, cfg));
-      else
-        RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(static_cast<const ec::G1Affine*>(q.bases), d_w_, q.ones,
-                                                r1 + q.ones_slot, ones_ws, &ones_ws_bytes, stream, cfg));
+      RETURN_IF_ERROR(query_msm(q, q.ones, q.ones_slot, ones_ws, ones_ws_bytes, stream, ones_config(q)));
     } else if (q.g2) {
       RETURN_IF_ERROR(msm::cuda::batch_add<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), q.split->bufs.ones,
                                                     q.split->m, r2 + q.ones_slot, ones_ws, &ones_ws_bytes, stream));
@@ -734,13 +738,7 @@ Status CudaLane::resident_queries(const CudaKey& key) {
       RETURN_IF_ERROR(ones_done->record(stream));
     else
       RETURN_IF_ERROR(mark((std::string(q.name) + ".ones").c_str()));
-    const msm::cuda::MsmConfig cfg = tail_config(q);
-    if (q.g2)
-      RETURN_IF_ERROR(msm::cuda::msm<G2Curve>(static_cast<const ec::G2Affine*>(q.bases), d_w_, q.count,
-                                              r2 + q.tail_slot, tail_ws, &tail_ws_bytes, stream, cfg));
-    else
-      RETURN_IF_ERROR(msm::cuda::msm<G1Curve>(static_cast<const ec::G1Affine*>(q.bases), d_w_, q.count,
-                                              r1 + q.tail_slot, tail_ws, &tail_ws_bytes, stream, cfg));
+    RETURN_IF_ERROR(query_msm(q, q.count, q.tail_slot, tail_ws, tail_ws_bytes, stream, tail_config(q)));
     if (tail_done != nullptr) return tail_done->record(stream);
     return mark((std::string(q.name) + ".tail").c_str());
   };

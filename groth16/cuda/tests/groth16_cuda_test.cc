@@ -74,21 +74,28 @@ TEST_P(CudaProver, LargeDomainsMatchCpu) {
 // The resident plan's L, A, B1 and B2 side by side on four streams (their
 // workspaces carved from the H MSM's, which at 2^17 holds them), and in turn
 // on one stream when forced (CudaFaults::serial_queries), their ones summed
-// over the bitmap and by pair rounds over their lists (OnesSum): the stages
-// each way, and proofs equal to the CPU's, bit for bit.
+// over the bitmap and by pair rounds over their lists (OnesSum), and by the
+// bitmap when the pair rounds are asked for without room for them
+// (CudaFaults::no_ones_room): the stages each way, and proofs equal to the
+// CPU's, bit for bit.
 TEST(CudaProverResident, QueriesSideBySideOrInTurnMatchCpu) {
   SKIP_WITHOUT_GPU();
   const conformance::Case c = device_keyed_case(17, KeyLayout::kBellperson, cuzk::fresh_test_seed());
   PreparedVerifyingKey pvk(c.pk.vk);
   const std::vector<Fr> pub(c.witness.begin() + 1, c.witness.begin() + long(c.pk.num_inputs));
   auto cpu = make_cpu_backend();
-  for (int run = 0; run < 4; ++run) {
-    const bool serial = run % 2 == 1, pairs = run >= 2;
-    SCOPED_TRACE(std::string(serial ? "in turn" : "side by side") + (pairs ? ", ones by pair rounds" : ""));
+  struct Run {
+    bool serial, pairs, no_room;
+  };
+  for (const Run run : {Run{false, false, false}, Run{true, false, false}, Run{false, true, false},
+                        Run{true, true, false}, Run{false, true, true}, Run{true, true, true}}) {
+    const bool by_pairs = run.pairs && !run.no_room;
+    SCOPED_TRACE(std::string(run.serial ? "in turn" : "side by side") + (run.pairs ? ", pair rounds asked" : "") +
+                 (run.no_room ? ", no room for them" : ""));
     auto made = cuda::make_cuda_backend({.device = 0,
                                          .placement = cuda::Placement::kResident,
-                                         .faults = {.serial_queries = serial},
-                                         .ones_sum = pairs ? cuda::OnesSum::kPairRounds : cuda::OnesSum::kBitmap});
+                                         .faults = {.serial_queries = run.serial, .no_ones_room = run.no_room},
+                                         .ones_sum = run.pairs ? cuda::OnesSum::kPairRounds : cuda::OnesSum::kBitmap});
     ASSERT_TRUE(made.ok()) << made.status().to_string();
     std::unique_ptr<Backend> gpu = std::move(made).value();
     auto key = gpu->attach(c.pk).value();
@@ -104,8 +111,8 @@ TEST(CudaProverResident, QueriesSideBySideOrInTurnMatchCpu) {
       EXPECT_GE(ms, 0.0) << name;
     }
     std::vector<std::string> want = {"upload", "h", "classify", "msm_h"};
-    const std::string ones = pairs ? ", ones by pair rounds" : "";
-    if (serial) {
+    const std::string ones = by_pairs ? ", ones by pair rounds" : "";
+    if (run.serial) {
       EXPECT_EQ(t.plan, "resident" + ones);
       for (const char* q : {"msm_l", "msm_a", "msm_b1", "msm_b2"})
         for (const char* part : {".ones", ".tail"}) want.push_back(std::string(q) + part);
@@ -119,25 +126,6 @@ TEST(CudaProverResident, QueriesSideBySideOrInTurnMatchCpu) {
                   1e-6);
     }
     EXPECT_EQ(names, want);
-    conformance::expect_matches_oracle(*gpu, *cpu, c);
-  }
-  // Pair rounds asked for without the room for them: the bitmap sums, side
-  // by side and in turn, and the same proofs.
-  for (bool serial : {false, true}) {
-    SCOPED_TRACE(serial ? "no room for pair rounds, in turn" : "no room for pair rounds, side by side");
-    auto made = cuda::make_cuda_backend({.device = 0,
-                                         .placement = cuda::Placement::kResident,
-                                         .faults = {.serial_queries = serial, .no_ones_room = true},
-                                         .ones_sum = cuda::OnesSum::kPairRounds});
-    ASSERT_TRUE(made.ok()) << made.status().to_string();
-    std::unique_ptr<Backend> gpu = std::move(made).value();
-    auto key = gpu->attach(c.pk).value();
-    auto lane = gpu->make_lane().value();
-    RowValues rv = compute_rows(c.pk, c.prove_circuit, c.witness, {}).value();
-    auto proof = prove_on_lane(key, {rv.a, rv.b, rv.c, c.witness}, Blinding::random(), *lane);
-    ASSERT_TRUE(proof.ok()) << proof.status().to_string();
-    EXPECT_TRUE(pvk.verify(pub, *proof).value());
-    EXPECT_EQ(lane->times().plan, serial ? "resident" : "resident, queries side by side");
     conformance::expect_matches_oracle(*gpu, *cpu, c);
   }
 }

@@ -42,25 +42,19 @@ static __global__ void ones_bitmap_kernel(const ff::Fr* scalars, const uint32_t*
   if ((threadIdx.x & 31) == 0 && j < m) ones_halves[j >> 5] = bits;
 }
 
-struct IsOne {
+// Selects the points of one class (1: the ones, 2: the tail).
+template <int kClass>
+struct OfClass {
   const ff::Fr* scalars;
   const uint32_t* index;
   uint32_t offset;
   Limbs4 one;
   __device__ __forceinline__ bool operator()(uint32_t j) const {
-    return class_of(scalars[scalar_of(index, offset, j)], one) == 1;
+    return class_of(scalars[scalar_of(index, offset, j)], one) == kClass;
   }
 };
-
-struct IsTail {
-  const ff::Fr* scalars;
-  const uint32_t* index;
-  uint32_t offset;
-  Limbs4 one;
-  __device__ __forceinline__ bool operator()(uint32_t j) const {
-    return class_of(scalars[scalar_of(index, offset, j)], one) == 2;
-  }
-};
+using IsOne = OfClass<1>;
+using IsTail = OfClass<2>;
 
 static __global__ void tail_scalars_kernel(const uint32_t* tail_points, const uint32_t* tail_count,
                                            const uint32_t* index, uint32_t offset, uint32_t m,
