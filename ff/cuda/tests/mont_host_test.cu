@@ -209,6 +209,62 @@ TEST(MontHost, FpSquareMatchesCpuField) {
   }
 }
 
+// The Karatsuba product (CUZK_FP_KARATSUBA) and its H-word building block,
+// against the CPU field and plain 64-bit arithmetic.
+TEST(MontHost, FpKaratsubaMatchesCpuField) {
+  constexpr int N = kWords<Fp>;
+  TestRng rng(fresh_test_seed());
+  uint32_t p[N];
+  std::memcpy(p, FpParams::kModulus, sizeof p);
+  std::vector<Fp> v = values<Fp, FpParams>(rng);
+  for (int i = 0; i < 5000; ++i) v.push_back(Fp::random(rng));
+  // Halves whose sums carry (a0 + a1 ≥ 2^192) and whose do not.
+  for (int i = 0; i < 64; ++i) {
+    typename Fp::Repr w{};
+    for (int j = 0; j < 3; ++j) w[j] = ~uint64_t(0) - (rng() & 0xff);
+    for (int j = 3; j < 6; ++j) w[j] = (j == 5 ? 0x19ffffffffffffffull : ~uint64_t(0)) - (rng() & 0xff);
+    v.push_back(Fp::from_mont(w));
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const Fp& a = v[i];
+    const Fp& b = v[(i * 7 + 3) % v.size()];
+    uint32_t wa[N], wb[N], r[N];
+    to_words(a, wa);
+    to_words(b, wb);
+    detail::mont_mul_karatsuba<N>(r, wa, wb, p, uint32_t(FpParams::kInv));
+    ASSERT_EQ(from_words<Fp>(r), a * b) << "karatsuba a=" << a.to_hex() << " b=" << b.to_hex();
+    detail::mont_mul_karatsuba<N>(r, wa, wa, p, uint32_t(FpParams::kInv));
+    ASSERT_EQ(from_words<Fp>(r), a * a) << "karatsuba square a=" << a.to_hex();
+    ++n;
+  }
+  EXPECT_GT(n, 5000u);
+  // mul_words<6>: the 12-word product of two 6-word values.
+  for (int t = 0; t < 2000; ++t) {
+    uint32_t x[6], y[6], z[12];
+    for (int k = 0; k < 6; ++k) {
+      x[k] = t < 10 ? 0xffffffffu : uint32_t(rng());
+      y[k] = t < 5 ? 0xffffffffu : uint32_t(rng());
+    }
+    detail::mul_words<6>(z, x, y);
+    uint64_t want[12] = {};
+    for (int i = 0; i < 6; ++i) {
+      uint64_t carry = 0;
+      for (int j = 0; j < 6; ++j) {
+        const unsigned __int128 s = (unsigned __int128)x[i] * y[j] + want[i + j] + carry;
+        want[i + j] = uint64_t(s) & 0xffffffffu;
+        carry = uint64_t(s >> 32);
+      }
+      for (int k = i + 6; carry != 0 && k < 12; ++k) {
+        const uint64_t s = want[k] + carry;
+        want[k] = s & 0xffffffffu;
+        carry = s >> 32;
+      }
+    }
+    for (int k = 0; k < 12; ++k) ASSERT_EQ(z[k], uint32_t(want[k])) << "word " << k << " case " << t;
+  }
+}
+
 TEST(MontHost, FpMatchesCpuField) { check_all<Fp, FpParams>(); }
 TEST(MontHost, FrMatchesCpuField) { check_all<Fr, FrParams>(); }
 static_assert(FrParams::kModulus[0] == 0xffffffff00000001ull, "Fr must exercise the sparse reduction");
