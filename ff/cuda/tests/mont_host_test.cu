@@ -187,13 +187,24 @@ TEST(MontHost, FrLazyFormsStayBelowTwoP) { check_lazy<Fr, FrParams>(); }
 
 // The dedicated squaring on many more values than the product table above:
 // it is the one routine whose running sum differs from the product's.
-TEST(MontHost, FpSquareMatchesCpuField) {
-  constexpr int N = kWords<Fp>;
-  TestRng rng(fresh_test_seed());
+// Fp's modulus words and the edge values plus `randoms` fresh ones.
+struct FpCases {
+  static constexpr int N = kWords<Fp>;
+  TestRng rng{fresh_test_seed()};
   uint32_t p[N];
-  std::memcpy(p, FpParams::kModulus, sizeof p);
-  std::vector<Fp> v = values<Fp, FpParams>(rng);
-  for (int i = 0; i < 50000; ++i) v.push_back(Fp::random(rng));
+  std::vector<Fp> v;
+  explicit FpCases(int randoms) {
+    std::memcpy(p, FpParams::kModulus, sizeof p);
+    v = values<Fp, FpParams>(rng);
+    for (int i = 0; i < randoms; ++i) v.push_back(Fp::random(rng));
+  }
+};
+
+TEST(MontHost, FpSquareMatchesCpuField) {
+  constexpr int N = FpCases::N;
+  FpCases cases(50000);
+  const uint32_t* p = cases.p;
+  std::vector<Fp>& v = cases.v;
   // Values just below p and just below 2^(32k) boundaries in Montgomery words.
   for (int k = 1; k <= N; ++k) {
     typename Fp::Repr w{};
@@ -212,12 +223,11 @@ TEST(MontHost, FpSquareMatchesCpuField) {
 // The Karatsuba product (CUZK_FP_KARATSUBA) and its H-word building block,
 // against the CPU field and plain 64-bit arithmetic.
 TEST(MontHost, FpKaratsubaMatchesCpuField) {
-  constexpr int N = kWords<Fp>;
-  TestRng rng(fresh_test_seed());
-  uint32_t p[N];
-  std::memcpy(p, FpParams::kModulus, sizeof p);
-  std::vector<Fp> v = values<Fp, FpParams>(rng);
-  for (int i = 0; i < 5000; ++i) v.push_back(Fp::random(rng));
+  constexpr int N = FpCases::N;
+  FpCases cases(5000);
+  const uint32_t* p = cases.p;
+  std::vector<Fp>& v = cases.v;
+  TestRng& rng = cases.rng;
   // Halves whose sums carry (a0 + a1 ≥ 2^192) and whose do not.
   for (int i = 0; i < 64; ++i) {
     typename Fp::Repr w{};

@@ -113,9 +113,10 @@ CUZK_MONT_FN void mont_reduce_step(uint32_t* x, uint32_t* y, const uint32_t* p, 
 
 // One word b_i after the first: on entry nx holds the old y and ny the old x
 // (already reduced, old x[0] = 0); on exit (nx, ny) is the new (x, y).
-template <int N, bool kSparseLow = false>
-CUZK_MONT_FN void mont_mul_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, uint32_t bi, const uint32_t* p,
-                                uint32_t inv) {
+// The move down a word and the products a·b_i of one step (mont_mul_step
+// without its reduction; old x[0] is dropped by the move).
+template <int N>
+CUZK_MONT_FN void mul_step_products(uint32_t* nx, uint32_t* ny, const uint32_t* a, uint32_t bi) {
   using namespace ptx;
   nx[0] = add_cc(nx[0], ny[1]);  // carry weighs 2^32 = y[0]'s weight
 #pragma unroll
@@ -125,6 +126,12 @@ CUZK_MONT_FN void mont_mul_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, u
 #pragma unroll
   for (int k = 2; k < N; k += 2) madc_wide_cc(nx[k], nx[k + 1], a[k], bi);
   ny[N - 1] = addc(ny[N - 1], 0);
+}
+
+template <int N, bool kSparseLow = false>
+CUZK_MONT_FN void mont_mul_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, uint32_t bi, const uint32_t* p,
+                                uint32_t inv) {
+  mul_step_products<N>(nx, ny, a, bi);
   mont_reduce_step<N, kSparseLow>(nx, ny, p, inv);
 }
 
@@ -330,19 +337,11 @@ CUZK_MONT_FN void mul_words(uint32_t* r, const uint32_t* a, const uint32_t* b) {
   uint32_t* Y = y;
 #pragma unroll
   for (int i = 1; i < H; ++i) {
-    // The step of mont_mul_step with nx = Y (the old y), ny = X (the old x,
-    // whose word 0 was just written out and is dropped by the move).
+    // nx = Y (the old y), ny = X (the old x, whose word 0 was just written
+    // out and is dropped by the move).
     uint32_t* nx = Y;
     uint32_t* ny = X;
-    const uint32_t bi = b[i];
-    nx[0] = add_cc(nx[0], ny[1]);
-#pragma unroll
-    for (int k = 0; k + 2 < H; k += 2) madc_wide_from_cc(ny[k], ny[k + 1], a[k + 1], bi, ny[k + 2], ny[k + 3]);
-    madc_wide_end(ny[H - 2], ny[H - 1], a[H - 1], bi);
-    mad_wide_cc(nx[0], nx[1], a[0], bi);
-#pragma unroll
-    for (int k = 2; k < H; k += 2) madc_wide_cc(nx[k], nx[k + 1], a[k], bi);
-    ny[H - 1] = addc(ny[H - 1], 0);
+    mul_step_products<H>(nx, ny, a, b[i]);
     r[i] = nx[0];
     X = nx;
     Y = ny;
