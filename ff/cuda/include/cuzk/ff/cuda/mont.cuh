@@ -363,7 +363,12 @@ CUZK_MONT_FN void mul_words(uint32_t* r, const uint32_t* a, const uint32_t* b) {
 // word end in the upper half, whose words are only read at the end: their
 // carries are kept apart (at most two a word) and added then. The result is
 // (a·b + M·p)/2^(32N) < 2p before the final subtraction, as in mont_mul.
-template <int N>
+//
+// kSparseLow (Fr, p ≡ 1 − 2^32 mod 2^64) takes mont_reduce_step's shortcut:
+// m·p[0] and m·p[1] become additions (N² − 2N + N wide products for the
+// reduction: Fr 48 + 48 against mont_mul's 64 + 48). !kReduce: the lazy form
+// of mont_mul (a < p, any b < 2^(32N), r < 2p without the final subtraction).
+template <int N, bool kSparseLow = false, bool kReduce = true>
 CUZK_MONT_FN void mont_mul_karatsuba(uint32_t* r, const uint32_t* a, const uint32_t* b, const uint32_t* p,
                                      uint32_t inv) {
   using namespace ptx;
@@ -415,23 +420,47 @@ CUZK_MONT_FN void mont_mul_karatsuba(uint32_t* r, const uint32_t* a, const uint3
   for (int j = 0; j < N; ++j) c[j] = 0;
 #pragma unroll
   for (int i = 0; i < N; ++i) {
-    const uint32_t mi = t[i] * inv;
-    mad_wide_cc(t[i], t[i + 1], p[0], mi);
+    if constexpr (kSparseLow) {
+      // m = −t[i] (inv = −1): m·p[0] = m zeroes word i with carry c = (t[i]
+      // ≠ 0); m·p[1] = m·2^32 − m has low word t[i] and high word m − c.
+      const uint32_t ti = t[i];
+      const uint32_t mi = sub_cc(0, ti);  // borrow = c
+      const uint32_t mh = subc(mi, 0);
+      t[i + 1] = add_cc(t[i + 1], ti);
+      t[i + 2] = addc_cc(t[i + 2], mh);
 #pragma unroll
-    for (int k = 2; k < N; k += 2) madc_wide_cc(t[i + k], t[i + k + 1], p[k], mi);
-    c[i] += addc(0, 0);
-    mad_wide_cc(t[i + 1], t[i + 2], p[1], mi);
+      for (int k = 3; k < N; k += 2) madc_wide_cc(t[i + k], t[i + k + 1], p[k], mi);
+      if (i + 1 < N) c[i + 1] += addc(0, 0);
+      t[i] = add_cc(ti, mi);  // 0, carry c
+      t[i + 1] = addc_cc(t[i + 1], 0);
 #pragma unroll
-    for (int k = 3; k < N; k += 2) madc_wide_cc(t[i + k], t[i + k + 1], p[k], mi);
-    // The odd chain's carry weighs word N + i + 1; for the last word it is
-    // zero (the whole sum is below 2^(64N)).
-    if (i + 1 < N) c[i + 1] += addc(0, 0);
+      for (int k = 2; k < N; k += 2) madc_wide_cc(t[i + k], t[i + k + 1], p[k], mi);
+      c[i] += addc(0, 0);
+      (void)inv;
+    } else {
+      const uint32_t mi = t[i] * inv;
+      mad_wide_cc(t[i], t[i + 1], p[0], mi);
+#pragma unroll
+      for (int k = 2; k < N; k += 2) madc_wide_cc(t[i + k], t[i + k + 1], p[k], mi);
+      c[i] += addc(0, 0);
+      mad_wide_cc(t[i + 1], t[i + 2], p[1], mi);
+#pragma unroll
+      for (int k = 3; k < N; k += 2) madc_wide_cc(t[i + k], t[i + k + 1], p[k], mi);
+      // The odd chain's carry weighs word N + i + 1; for the last word it is
+      // zero (the whole sum is below 2^(64N)).
+      if (i + 1 < N) c[i + 1] += addc(0, 0);
+    }
   }
   uint32_t u[N];
   u[0] = add_cc(t[N], c[0]);
 #pragma unroll
   for (int k = 1; k + 1 < N; ++k) u[k] = addc_cc(t[N + k], c[k]);
   u[N - 1] = addc(t[2 * N - 1], c[N - 1]);
+  if constexpr (!kReduce) {
+#pragma unroll
+    for (int j = 0; j < N; ++j) r[j] = u[j];
+    return;
+  }
   reduce_once<N>(r, u, p);
 }
 
