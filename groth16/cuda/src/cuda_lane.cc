@@ -746,15 +746,17 @@ Status CudaLane::resident_queries(const CudaKey& key) {
   if (!side_by_side) {
     // In turn on cs: the ones by pair rounds in the H MSM's workspace (the
     // tail after them, on the same stream) where it holds them.
+    bool any_pairs = false;
     for (const Query& q : queries) {
       const uint64_t need = listed && !ctx_->faults.no_ones_room ? ones_bytes(q, true) : 0;
       const bool by_pairs = need != 0 && need <= ws_->msm.bytes();
-      if (by_pairs && !times_.plan.ends_with(kOnesByPairs)) times_.plan += kOnesByPairs;
+      any_pairs |= by_pairs;
       void* ones_ws = by_pairs ? static_cast<void*>(ws_->msm.data()) : ws_->ba.data();
       const size_t ob = by_pairs ? ws_->msm.bytes() : ws_->ba.bytes();
       RETURN_IF_ERROR(run_query(q, by_pairs, cs_.get(), ones_ws, ob, ws_->msm.data(), ws_->msm.bytes(), nullptr,
                                 nullptr));
     }
+    if (any_pairs) times_.plan += kOnesByPairs;
     return ok_status();
   }
   times_.plan = kSideBySide;

@@ -113,6 +113,17 @@ CUZK_MONT_FN void mont_reduce_step(uint32_t* x, uint32_t* y, const uint32_t* p, 
 
 // One word b_i after the first: on entry nx holds the old y and ny the old x
 // (already reduced, old x[0] = 0); on exit (nx, ny) is the new (x, y).
+// t = T/2^32 for a running sum T = lo + 2^32·hi whose lowest word (lo[0])
+// is zero or already taken: hi + lo[1..], N words (the caller bounds it).
+template <int N>
+CUZK_MONT_FN void sum_down(uint32_t* t, const uint32_t* lo, const uint32_t* hi) {
+  using namespace ptx;
+  t[0] = add_cc(hi[0], lo[1]);
+#pragma unroll
+  for (int k = 1; k + 1 < N; ++k) t[k] = addc_cc(hi[k], lo[k + 1]);
+  t[N - 1] = addc(hi[N - 1], 0);
+}
+
 // The move down a word and the products a·b_i of one step (mont_mul_step
 // without its reduction; old x[0] is dropped by the move).
 template <int N>
@@ -173,10 +184,7 @@ CUZK_MONT_FN void mont_mul(uint32_t* r, const uint32_t* a, const uint32_t* b, co
   // N even: the last step left the new x in y and the new y in x, so
   // T / 2^32 = x + y[1..] < 2p.
   uint32_t t[N];
-  t[0] = add_cc(x[0], y[1]);
-#pragma unroll
-  for (int k = 1; k + 1 < N; ++k) t[k] = addc_cc(x[k], y[k + 1]);
-  t[N - 1] = addc(x[N - 1], 0);
+  sum_down<N>(t, y, x);
   if constexpr (!kReduce) {
 #pragma unroll
     for (int j = 0; j < N; ++j) r[j] = t[j];
@@ -286,12 +294,9 @@ CUZK_MONT_FN void mont_sqr_steps(uint32_t* r, uint32_t* X, uint32_t* Y, const ui
     mont_sqr_step<N, I>(Y, X, a, d, p, inv);
     mont_sqr_steps<N, I + 1>(r, Y, X, a, d, p, inv);
   } else {
-    // T = X + 2^32·Y with X[0] = 0 after the last reduction: T/2^32 = Y + X[1..].
+    // T = X + 2^32·Y with X[0] = 0 after the last reduction.
     uint32_t t[N];
-    t[0] = add_cc(Y[0], X[1]);
-#pragma unroll
-    for (int k = 1; k + 1 < N; ++k) t[k] = addc_cc(Y[k], X[k + 1]);
-    t[N - 1] = addc(Y[N - 1], 0);
+    sum_down<N>(t, X, Y);
     reduce_once<N>(r, t, p);
   }
 }
@@ -346,11 +351,8 @@ CUZK_MONT_FN void mul_words(uint32_t* r, const uint32_t* a, const uint32_t* b) {
     X = nx;
     Y = ny;
   }
-  // T = X + 2^32·Y, its word 0 written: the rest is Y + X[1..].
-  r[H] = add_cc(Y[0], X[1]);
-#pragma unroll
-  for (int k = 1; k + 1 < H; ++k) r[H + k] = addc_cc(Y[k], X[k + 1]);
-  r[2 * H - 1] = addc(Y[H - 1], 0);
+  // T = X + 2^32·Y, its word 0 written: the rest.
+  sum_down<H>(r + H, X, Y);
 }
 
 // The Montgomery product through one level of Karatsuba (an experiment,
