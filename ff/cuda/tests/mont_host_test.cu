@@ -216,7 +216,8 @@ TEST(MontHost, FpSquareMatchesCpuField) {
   FpCases cases(50000);
   const uint32_t* p = cases.p;
   std::vector<Fp>& v = cases.v;
-  // Values just below p and just below 2^(32k) boundaries in Montgomery words.
+  // Values just below 2^(32k) boundaries in Montgomery words (p − 1 and the
+  // other edge values come with the cases).
   for (int k = 1; k <= N; ++k) {
     typename Fp::Repr w{};
     for (int j = 0; j < k && j < N; ++j) reinterpret_cast<uint32_t*>(w.data())[j] = 0xffffffffu;

@@ -331,6 +331,58 @@ TYPED_TEST(DeviceMsmTest, ScalarBoundMatchesProgressionIdentity) {
   }
 }
 
+// The ones' list at the sizes where the tuning takes pair rounds (G1 2^22:
+// two, G2 2^22: three; the test above runs at most a few thousand ones
+// a bucket): one bucket of millions of points, halved round by round, every
+// point added once and never negated. Half the points are listed, last
+// first, as classify() writes them; the rest carry other scalars.
+TYPED_TEST(DeviceMsmTest, OnesListAtTunedRoundsMatchesProgressionIdentity) {
+  using C = TypeParam;
+  TestRng rng(fresh_seed());
+  const Affine<C> a = random_point<C>(rng), h = random_point<C>(rng);
+  const size_t n = (size_t(1) << 23) + 5;
+  const std::vector<Affine<C>> bases = this->progression(n, a, h);
+  std::vector<Fr> s(n), only_ones(n, Fr::zero());
+  std::vector<uint32_t> ones;
+  for (size_t i = n; i-- > 0;) {
+    const uint64_t r = rng() % 4;
+    s[i] = r < 2 ? Fr::one() : r < 3 ? Fr::zero() : Fr::random(rng);
+    if (r < 2) {
+      ones.push_back(uint32_t(i));
+      only_ones[i] = Fr::one();
+    }
+  }
+  ASSERT_GT(ones.size(), size_t(1) << 22);  // P(fail) < 2^-1000 for fair bits
+  const Jacobian<C> want = progression_msm(a, h, only_ones);
+  auto db = gpu::DeviceBuffer<Affine<C>>::allocate(n);
+  auto ds = gpu::DeviceBuffer<Fr>::allocate(n);
+  auto di = gpu::DeviceBuffer<uint32_t>::allocate(ones.size());
+  auto dr = gpu::DeviceBuffer<Jacobian<C>>::allocate(1);
+  ASSERT_TRUE(db.ok() && ds.ok() && di.ok() && dr.ok());
+  ASSERT_TRUE(db->upload(bases.data(), n, this->stream_.get()).ok());
+  ASSERT_TRUE(ds->upload(s.data(), n, this->stream_.get()).ok());
+  ASSERT_TRUE(di->upload(ones.data(), ones.size(), this->stream_.get()).ok());
+  MsmConfig cfg;
+  cfg.scalar_bits = 1;
+  cfg.point_index = di->data();
+  cfg.scalar_index = di->data();
+  MsmProfile profile;
+  cfg.profile = &profile;
+  size_t ws_bytes = 0;
+  ASSERT_TRUE(msm<C>(nullptr, nullptr, ones.size(), nullptr, nullptr, &ws_bytes, nullptr, cfg).ok());
+  auto ws = gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes);
+  ASSERT_TRUE(ws.ok());
+  ASSERT_TRUE(dr->fill_bytes(0x5a, this->stream_.get()).ok());
+  const Status st =
+      msm<C>(db->data(), ds->data(), ones.size(), dr->data(), ws->data(), &ws_bytes, this->stream_.get(), cfg);
+  ASSERT_TRUE(st.ok()) << st.to_string();
+  Jacobian<C> got;
+  ASSERT_TRUE(dr->download(&got, 1, this->stream_.get()).ok());
+  ASSERT_TRUE(this->stream_.synchronize().ok());
+  EXPECT_GE(profile.affine_rounds, 2) << "the tuning took no pair rounds at " << ones.size() << " ones";
+  ASSERT_TRUE(got == want) << ones.size() << " ones, " << profile.affine_rounds << " rounds";
+}
+
 TYPED_TEST(DeviceMsmTest, BatchAddMatchesCpu) {
   using C = TypeParam;
   TestRng rng(fresh_seed());
@@ -452,71 +504,77 @@ TEST(MsmPlan, PairThreadsCountsTheLanesThatOwnPairs) {
 // classify() against a host split of the same scalars: the ones' bitmap, the
 // tail's lists, and (with ones_count) the ones' lists from the arrays' far
 // end, for the L form (offset) and the A/B form (index), at lengths around a
-// word and a warp.
+// word and a warp and past 2^20, for a mixed witness and the extreme ones.
 TEST(DeviceSplit, ClassifyListsTheOnesAndTheTail) {
   if (!gpu::device_available()) GTEST_SKIP() << gpu::device_unavailable_reason();
   TestRng rng(fresh_seed());
   auto stream = gpu::Stream::create();
   ASSERT_TRUE(stream.ok());
-  const size_t total = 9000;
-  std::vector<Fr> w(total);
-  for (auto& x : w) {
-    const uint64_t r = rng() % 8;
-    x = r < 3 ? Fr::one() : r < 6 ? Fr::zero() : Fr::random(rng);
-  }
-  w[3] = Fr::one() + Fr::one();
-  auto dw = gpu::DeviceBuffer<Fr>::allocate(total);
-  ASSERT_TRUE(dw.ok() && dw->upload(w.data(), total, stream->get()).ok());
-  for (size_t m : {size_t(0), size_t(1), size_t(63), size_t(64), size_t(65), size_t(4111)}) {
-    for (bool indexed : {false, true}) {
-      std::vector<uint32_t> index(std::max<size_t>(m, 1));
-      for (auto& i : index) i = uint32_t(rng() % total);
-      const uint32_t offset = indexed ? 0 : 17;
-      auto scalar_of = [&](size_t j) { return indexed ? size_t(index[j]) : offset + j; };
-      auto di = gpu::DeviceBuffer<uint32_t>::allocate(index.size());
-      auto bitmap = gpu::DeviceBuffer<uint64_t>::allocate((m + 63) / 64 + 1);
-      auto tp = gpu::DeviceBuffer<uint32_t>::allocate(std::max<size_t>(m, 1));
-      auto ts = gpu::DeviceBuffer<uint32_t>::allocate(std::max<size_t>(m, 1));
-      auto counts = gpu::DeviceBuffer<uint32_t>::allocate(2);
-      ASSERT_TRUE(di.ok() && bitmap.ok() && tp.ok() && ts.ok() && counts.ok());
-      ASSERT_TRUE(di->upload(index.data(), index.size(), stream->get()).ok());
-      SplitBuffers b{bitmap->data(), tp->data(), ts->data(), counts->data(), counts->data() + 1};
-      size_t ws_bytes = 0;
-      ASSERT_TRUE(classify(nullptr, nullptr, 0, m, b, nullptr, &ws_bytes, nullptr).ok());
-      auto ws = gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes);
-      ASSERT_TRUE(ws.ok());
-      const Status st =
-          classify(dw->data(), indexed ? di->data() : nullptr, offset, m, b, ws->data(), &ws_bytes, stream->get());
-      ASSERT_TRUE(st.ok()) << st.to_string();
-      std::vector<uint64_t> got_bits((m + 63) / 64);
-      std::vector<uint32_t> got_tp(std::max<size_t>(m, 1)), got_ts(std::max<size_t>(m, 1)), got_counts(2);
-      ASSERT_TRUE(bitmap->download(got_bits.data(), got_bits.size(), stream->get()).ok());
-      ASSERT_TRUE(tp->download(got_tp.data(), got_tp.size(), stream->get()).ok());
-      ASSERT_TRUE(ts->download(got_ts.data(), got_ts.size(), stream->get()).ok());
-      ASSERT_TRUE(counts->download(got_counts.data(), 2, stream->get()).ok());
-      ASSERT_TRUE(stream->synchronize().ok());
-      std::vector<uint32_t> ones, tail;
-      for (size_t j = 0; j < m; ++j) {
-        const Fr& k = w[scalar_of(j)];
-        const bool one = k == Fr::one();
-        if (one) ones.push_back(uint32_t(j));
-        if (!one && !k.is_zero()) tail.push_back(uint32_t(j));
-        ASSERT_EQ(((got_bits[j / 64] >> (j % 64)) & 1) != 0, one) << "m " << m << " bit " << j;
-      }
-      ASSERT_EQ(got_counts[0], tail.size()) << "m " << m;
-      ASSERT_EQ(got_counts[1], ones.size()) << "m " << m;
-      for (size_t t = 0; t < tail.size(); ++t) {
-        ASSERT_EQ(got_tp[t], tail[t]) << "m " << m << " tail " << t;
-        ASSERT_EQ(got_ts[t], scalar_of(tail[t])) << "m " << m << " tail " << t;
-      }
-      const OnesList list = ones_list(b, m, got_counts[1]);
-      const size_t first = size_t(list.points - tp->data());
-      ASSERT_EQ(first, m - ones.size());
-      ASSERT_EQ(size_t(list.scalars - ts->data()), first);
-      for (size_t t = 0; t < ones.size(); ++t) {
-        // Descending from the list's first entry: the last one first.
-        ASSERT_EQ(got_tp[first + t], ones[ones.size() - 1 - t]) << "m " << m << " one " << t;
-        ASSERT_EQ(got_ts[first + t], scalar_of(ones[ones.size() - 1 - t])) << "m " << m << " one " << t;
+  // Witnesses: a random mix (3/8 ones, 3/8 zeros), all ones (the ones' list
+  // fills the arrays, the tail is empty), all zeros, all tail (no ones).
+  const size_t total = (size_t(1) << 20) + 100;
+  for (int pattern = 0; pattern < 4; ++pattern) {
+    SCOPED_TRACE("witness pattern " + std::to_string(pattern));
+    std::vector<Fr> w(total);
+    for (auto& x : w) {
+      const uint64_t r = pattern == 0 ? rng() % 8 : pattern == 1 ? 0 : pattern == 2 ? 4 : 7;
+      x = r < 3 ? Fr::one() : r < 6 ? Fr::zero() : Fr::random(rng);
+      if (x == Fr::one() && pattern == 3) x = Fr::one() + Fr::one();
+    }
+    if (pattern == 0) w[3] = Fr::one() + Fr::one();
+    auto dw = gpu::DeviceBuffer<Fr>::allocate(total);
+    ASSERT_TRUE(dw.ok() && dw->upload(w.data(), total, stream->get()).ok());
+    for (size_t m : {size_t(0), size_t(1), size_t(63), size_t(64), size_t(65), size_t(4111), (size_t(1) << 20) + 3}) {
+      for (bool indexed : {false, true}) {
+        std::vector<uint32_t> index(std::max<size_t>(m, 1));
+        for (auto& i : index) i = uint32_t(rng() % total);
+        const uint32_t offset = indexed ? 0 : 17;
+        auto scalar_of = [&](size_t j) { return indexed ? size_t(index[j]) : offset + j; };
+        auto di = gpu::DeviceBuffer<uint32_t>::allocate(index.size());
+        auto bitmap = gpu::DeviceBuffer<uint64_t>::allocate((m + 63) / 64 + 1);
+        auto tp = gpu::DeviceBuffer<uint32_t>::allocate(std::max<size_t>(m, 1));
+        auto ts = gpu::DeviceBuffer<uint32_t>::allocate(std::max<size_t>(m, 1));
+        auto counts = gpu::DeviceBuffer<uint32_t>::allocate(2);
+        ASSERT_TRUE(di.ok() && bitmap.ok() && tp.ok() && ts.ok() && counts.ok());
+        ASSERT_TRUE(di->upload(index.data(), index.size(), stream->get()).ok());
+        SplitBuffers b{bitmap->data(), tp->data(), ts->data(), counts->data(), counts->data() + 1};
+        size_t ws_bytes = 0;
+        ASSERT_TRUE(classify(nullptr, nullptr, 0, m, b, nullptr, &ws_bytes, nullptr).ok());
+        auto ws = gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes);
+        ASSERT_TRUE(ws.ok());
+        const Status st =
+            classify(dw->data(), indexed ? di->data() : nullptr, offset, m, b, ws->data(), &ws_bytes, stream->get());
+        ASSERT_TRUE(st.ok()) << st.to_string();
+        std::vector<uint64_t> got_bits((m + 63) / 64);
+        std::vector<uint32_t> got_tp(std::max<size_t>(m, 1)), got_ts(std::max<size_t>(m, 1)), got_counts(2);
+        ASSERT_TRUE(bitmap->download(got_bits.data(), got_bits.size(), stream->get()).ok());
+        ASSERT_TRUE(tp->download(got_tp.data(), got_tp.size(), stream->get()).ok());
+        ASSERT_TRUE(ts->download(got_ts.data(), got_ts.size(), stream->get()).ok());
+        ASSERT_TRUE(counts->download(got_counts.data(), 2, stream->get()).ok());
+        ASSERT_TRUE(stream->synchronize().ok());
+        std::vector<uint32_t> ones, tail;
+        for (size_t j = 0; j < m; ++j) {
+          const Fr& k = w[scalar_of(j)];
+          const bool one = k == Fr::one();
+          if (one) ones.push_back(uint32_t(j));
+          if (!one && !k.is_zero()) tail.push_back(uint32_t(j));
+          ASSERT_EQ(((got_bits[j / 64] >> (j % 64)) & 1) != 0, one) << "m " << m << " bit " << j;
+        }
+        ASSERT_EQ(got_counts[0], tail.size()) << "m " << m;
+        ASSERT_EQ(got_counts[1], ones.size()) << "m " << m;
+        for (size_t t = 0; t < tail.size(); ++t) {
+          ASSERT_EQ(got_tp[t], tail[t]) << "m " << m << " tail " << t;
+          ASSERT_EQ(got_ts[t], scalar_of(tail[t])) << "m " << m << " tail " << t;
+        }
+        const OnesList list = ones_list(b, m, got_counts[1]);
+        const size_t first = size_t(list.points - tp->data());
+        ASSERT_EQ(first, m - ones.size());
+        ASSERT_EQ(size_t(list.scalars - ts->data()), first);
+        for (size_t t = 0; t < ones.size(); ++t) {
+          // Descending from the list's first entry: the last one first.
+          ASSERT_EQ(got_tp[first + t], ones[ones.size() - 1 - t]) << "m " << m << " one " << t;
+          ASSERT_EQ(got_ts[first + t], scalar_of(ones[ones.size() - 1 - t])) << "m " << m << " one " << t;
+        }
       }
     }
   }

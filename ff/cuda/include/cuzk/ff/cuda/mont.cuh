@@ -6,8 +6,10 @@
 // Constants come from ff/params.h (64-bit limbs split into 32-bit words at
 // compile time) and end up as immediates in the instruction stream.
 //
-// Costs (32-bit word operations): mul/sqr 4N^2 + 4N multiply-add words, in
-// pairs that issue as N^2 wide multiply-adds (see mont_mul); add/sub 2N–3N.
+// Costs (32-bit word operations): mul 4N^2 + 4N multiply-add words, in
+// pairs that issue as N^2 wide multiply-adds (see mont_mul); sqr the same
+// for Fr, and for Fp (mont_sqr) each cross product a_i·a_j made once: 222
+// wide multiply-adds against mul's 288; add/sub 2N–3N.
 // The detail:: routines also run on the host (ptx.cuh emulates the carry
 // flag), which is how ff_cuda_host_test checks them without a GPU.
 #pragma once
@@ -111,8 +113,6 @@ CUZK_MONT_FN void mont_reduce_step(uint32_t* x, uint32_t* y, const uint32_t* p, 
   y[N - 1] = addc(y[N - 1], 0);
 }
 
-// One word b_i after the first: on entry nx holds the old y and ny the old x
-// (already reduced, old x[0] = 0); on exit (nx, ny) is the new (x, y).
 // t = T/2^32 for a running sum T = lo + 2^32·hi whose lowest word (lo[0])
 // is zero or already taken: hi + lo[1..], N words (the caller bounds it).
 template <int N>
@@ -139,6 +139,8 @@ CUZK_MONT_FN void mul_step_products(uint32_t* nx, uint32_t* ny, const uint32_t* 
   ny[N - 1] = addc(ny[N - 1], 0);
 }
 
+// One word b_i after the first: on entry nx holds the old y and ny the old x
+// (already reduced, old x[0] = 0); on exit (nx, ny) is the new (x, y).
 template <int N, bool kSparseLow = false>
 CUZK_MONT_FN void mont_mul_step(uint32_t* nx, uint32_t* ny, const uint32_t* a, uint32_t bi, const uint32_t* p,
                                 uint32_t inv) {

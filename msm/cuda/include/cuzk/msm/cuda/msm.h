@@ -94,7 +94,7 @@ struct MsmConfig {
   // those bits (with the signed digits' carry), and where window_bits is 0
   // the window is at most scalar_bits + 1 bits: a sum of points whose
   // scalars are all 1 (the ones of the 0/1 split) is one window of 2 bits,
-  // one bucket, every point in it. A scalar above the bound gives a wrong sum.
+  // every point in its first bucket. A scalar above the bound gives a wrong sum.
   int scalar_bits = 0;
 };
 
