@@ -71,6 +71,39 @@ class DeviceMsmTest : public ::testing::Test {
     return r;
   }
 
+  // Σ bases[i] over the positions in `ones` (every scalar there 1), run as the
+  // GPU prover sums the ones of a query: an MSM over index lists with
+  // MsmConfig::scalar_bits = 1, the result slot poisoned first.
+  Jacobian<C> ones_list_msm(const std::vector<Affine<C>>& bases, const std::vector<Fr>& scalars,
+                            const std::vector<uint32_t>& ones, int affine_rounds, MsmProfile* profile = nullptr) {
+    const size_t n = scalars.size();
+    auto db = gpu::DeviceBuffer<Affine<C>>::allocate(n);
+    auto ds = gpu::DeviceBuffer<Fr>::allocate(n);
+    auto di = gpu::DeviceBuffer<uint32_t>::allocate(std::max<size_t>(ones.size(), 1));
+    auto dr = gpu::DeviceBuffer<Jacobian<C>>::allocate(1);
+    EXPECT_TRUE(db.ok() && ds.ok() && di.ok() && dr.ok());
+    EXPECT_TRUE(db->upload(bases.data(), n, stream_.get()).ok());
+    EXPECT_TRUE(ds->upload(scalars.data(), n, stream_.get()).ok());
+    EXPECT_TRUE(di->upload(ones.data(), ones.size(), stream_.get()).ok());
+    MsmConfig cfg;
+    cfg.scalar_bits = 1;
+    cfg.affine_rounds = affine_rounds;
+    cfg.point_index = di->data();
+    cfg.scalar_index = di->data();
+    cfg.profile = profile;
+    size_t ws_bytes = 0;
+    EXPECT_TRUE(msm<C>(nullptr, nullptr, ones.size(), nullptr, nullptr, &ws_bytes, nullptr, cfg).ok());
+    auto ws = gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes);
+    EXPECT_TRUE(ws.ok());
+    EXPECT_TRUE(dr->fill_bytes(0x5a, stream_.get()).ok());
+    const Status st = msm<C>(db->data(), ds->data(), ones.size(), dr->data(), ws->data(), &ws_bytes, stream_.get(), cfg);
+    EXPECT_TRUE(st.ok()) << st.to_string();
+    Jacobian<C> got;
+    EXPECT_TRUE(dr->download(&got, 1, stream_.get()).ok());
+    EXPECT_TRUE(stream_.synchronize().ok());
+    return got;
+  }
+
   // The streamed batch-addition tests' inputs (BitmapCase, below).
   template <class Case>
   void make_bitmap_case(Case& c);
@@ -302,40 +335,15 @@ TYPED_TEST(DeviceMsmTest, ScalarBoundMatchesProgressionIdentity) {
   std::vector<Fr> only_ones(n, Fr::zero());
   for (uint32_t i : ones) only_ones[i] = Fr::one();
   const Jacobian<C> want = progression_msm(a, h, only_ones);
-  auto db = gpu::DeviceBuffer<Affine<C>>::allocate(n);
-  auto ds = gpu::DeviceBuffer<Fr>::allocate(n);
-  auto di = gpu::DeviceBuffer<uint32_t>::allocate(ones.size());
-  auto dr = gpu::DeviceBuffer<Jacobian<C>>::allocate(1);
-  ASSERT_TRUE(db.ok() && ds.ok() && di.ok() && dr.ok());
-  ASSERT_TRUE(db->upload(bases.data(), n, this->stream_.get()).ok());
-  ASSERT_TRUE(ds->upload(s.data(), n, this->stream_.get()).ok());
-  ASSERT_TRUE(di->upload(ones.data(), ones.size(), this->stream_.get()).ok());
-  for (int rounds : {-1, 0, 1, 5}) {
-    MsmConfig cfg;
-    cfg.scalar_bits = 1;
-    cfg.affine_rounds = rounds;
-    cfg.point_index = di->data();
-    cfg.scalar_index = di->data();
-    size_t ws_bytes = 0;
-    ASSERT_TRUE(msm<C>(nullptr, nullptr, ones.size(), nullptr, nullptr, &ws_bytes, nullptr, cfg).ok());
-    auto ws = gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes);
-    ASSERT_TRUE(ws.ok());
-    ASSERT_TRUE(dr->fill_bytes(0x5a, this->stream_.get()).ok());
-    const Status st =
-        msm<C>(db->data(), ds->data(), ones.size(), dr->data(), ws->data(), &ws_bytes, this->stream_.get(), cfg);
-    ASSERT_TRUE(st.ok()) << st.to_string();
-    Jacobian<C> got;
-    ASSERT_TRUE(dr->download(&got, 1, this->stream_.get()).ok());
-    ASSERT_TRUE(this->stream_.synchronize().ok());
-    ASSERT_TRUE(got == want) << "ones over lists, affine_rounds " << rounds;
-  }
+  for (int rounds : {-1, 0, 1, 5})
+    ASSERT_TRUE(this->ones_list_msm(bases, s, ones, rounds) == want) << "ones over lists, affine_rounds " << rounds;
 }
 
 // The ones' list at the sizes where the tuning takes pair rounds (G1 2^22:
-// two, G2 2^22: three; the test above runs at most a few thousand ones
-// a bucket): one bucket of millions of points, halved round by round, every
-// point added once and never negated. Half the points are listed, last
-// first, as classify() writes them; the rest carry other scalars.
+// two, G2 2^22: three; the test above has about 17,500 ones, below the
+// tuning's first size): one bucket of millions of points, halved round by round, every
+// point added once and never negated. Five eighths of the points are listed,
+// last first, as classify() writes them; the rest carry other scalars.
 TYPED_TEST(DeviceMsmTest, OnesListAtTunedRoundsMatchesProgressionIdentity) {
   using C = TypeParam;
   TestRng rng(fresh_seed());
@@ -345,40 +353,18 @@ TYPED_TEST(DeviceMsmTest, OnesListAtTunedRoundsMatchesProgressionIdentity) {
   std::vector<Fr> s(n), only_ones(n, Fr::zero());
   std::vector<uint32_t> ones;
   for (size_t i = n; i-- > 0;) {
-    const uint64_t r = rng() % 4;
-    s[i] = r < 2 ? Fr::one() : r < 3 ? Fr::zero() : Fr::random(rng);
-    if (r < 2) {
+    const uint64_t r = rng() % 8;
+    s[i] = r < 5 ? Fr::one() : r < 6 ? Fr::zero() : Fr::random(rng);
+    if (r < 5) {
       ones.push_back(uint32_t(i));
       only_ones[i] = Fr::one();
     }
   }
-  ASSERT_GT(ones.size(), size_t(1) << 22);  // P(fail) < 2^-1000 for fair bits
+  // About 5.2M ones (σ ≈ 1,400): always past 2^22, where G1 takes two rounds.
+  ASSERT_GT(ones.size(), size_t(1) << 22);
   const Jacobian<C> want = progression_msm(a, h, only_ones);
-  auto db = gpu::DeviceBuffer<Affine<C>>::allocate(n);
-  auto ds = gpu::DeviceBuffer<Fr>::allocate(n);
-  auto di = gpu::DeviceBuffer<uint32_t>::allocate(ones.size());
-  auto dr = gpu::DeviceBuffer<Jacobian<C>>::allocate(1);
-  ASSERT_TRUE(db.ok() && ds.ok() && di.ok() && dr.ok());
-  ASSERT_TRUE(db->upload(bases.data(), n, this->stream_.get()).ok());
-  ASSERT_TRUE(ds->upload(s.data(), n, this->stream_.get()).ok());
-  ASSERT_TRUE(di->upload(ones.data(), ones.size(), this->stream_.get()).ok());
-  MsmConfig cfg;
-  cfg.scalar_bits = 1;
-  cfg.point_index = di->data();
-  cfg.scalar_index = di->data();
   MsmProfile profile;
-  cfg.profile = &profile;
-  size_t ws_bytes = 0;
-  ASSERT_TRUE(msm<C>(nullptr, nullptr, ones.size(), nullptr, nullptr, &ws_bytes, nullptr, cfg).ok());
-  auto ws = gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes);
-  ASSERT_TRUE(ws.ok());
-  ASSERT_TRUE(dr->fill_bytes(0x5a, this->stream_.get()).ok());
-  const Status st =
-      msm<C>(db->data(), ds->data(), ones.size(), dr->data(), ws->data(), &ws_bytes, this->stream_.get(), cfg);
-  ASSERT_TRUE(st.ok()) << st.to_string();
-  Jacobian<C> got;
-  ASSERT_TRUE(dr->download(&got, 1, this->stream_.get()).ok());
-  ASSERT_TRUE(this->stream_.synchronize().ok());
+  const Jacobian<C> got = this->ones_list_msm(bases, s, ones, -1, &profile);
   EXPECT_GE(profile.affine_rounds, 2) << "the tuning took no pair rounds at " << ones.size() << " ones";
   ASSERT_TRUE(got == want) << ones.size() << " ones, " << profile.affine_rounds << " rounds";
 }
