@@ -7,6 +7,8 @@
 #   - bellperson-layout keys (cuzk setup --params) prove and verify
 #   - an unsatisfied witness       -> cuzk prove fails naming the constraint, writes nothing
 #   - a circuit whose unused private input circom dropped from the wires (unused.circom)
+#   - 20 public signals, outputs ahead of inputs, values 0, 1 and r − 1 (manypub.circom);
+#     snarkjs keys finalized with a beacon, as ceremonies end
 # Inputs are drawn fresh each run. Usage: snarkjs_interop.sh CUZK NODE_MODULES WORKDIR
 set -euo pipefail
 if [[ ! -x $2/.bin/snarkjs || ! -x $2/.bin/circom2 ]]; then
@@ -65,6 +67,10 @@ bump_public() {
 tamper_proof() {
   node -e 'const fs=require("fs");const p=JSON.parse(fs.readFileSync(process.argv[1]));p.pi_a=p.pi_c;fs.writeFileSync(process.argv[2],JSON.stringify(p))' "$1" "$2"
 }
+# Two JSON files hold the same value.
+same_json() {
+  node -e 'const fs=require("fs");const [a,b]=process.argv.slice(1).map(f=>JSON.stringify(JSON.parse(fs.readFileSync(f))));process.exit(a===b?0:1)' "$1" "$2"
+}
 # Output first, then grep: `snarkjs ... | grep -q` can stop reading before
 # snarkjs is done writing, and pipefail then fails a good verification.
 snarkjs_verify() { local out; out=$(snarkjs groth16 verify "$@") && grep -q "OK" <<< "$out"; }
@@ -74,22 +80,34 @@ snarkjs powersoftau new bls12381 8 p0.ptau >/dev/null
 snarkjs powersoftau contribute p0.ptau p1.ptau --name=test -e="$(rand)" >/dev/null
 snarkjs powersoftau prepare phase2 p1.ptau pot.ptau >/dev/null
 
-for name in tiny nopub unused; do
+for name in tiny nopub unused manypub; do
   echo "interop: $name (snarkjs key)"
   compile $name
   if [[ $name == tiny ]]; then echo "{\"a\": \"$(rand)\", \"b\": \"$(rand)\"}" > $name.in.json
   elif [[ $name == unused ]]; then
     echo "{\"a\": \"$(rand)\", \"b\": \"$(rand)\", \"u\": \"$(rand)\", \"v\": \"$(rand)\"}" > $name.in.json
+  elif [[ $name == manypub ]]; then
+    # 9 outputs and a sum ahead of 10 public inputs (a[9] and k): b mixes 0,
+    # 1 and r − 1 with random values, k is r − 1.
+    node -e 'const {randomBytes}=require("crypto");
+      const r=0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+      const rnd=()=>(BigInt("0x"+randomBytes(32).toString("hex"))%r).toString();
+      const pick=()=>[()=>"0",()=>"1",()=>(r-1n).toString(),rnd][randomBytes(1)[0]%4]();
+      console.log(JSON.stringify({a:Array.from({length:9},rnd),b:Array.from({length:9},pick),k:(r-1n).toString()}))' \
+      > $name.in.json
   else echo "{\"x\": \"$(rand)\"}" > $name.in.json; fi
   witness $name $name.in.json $name.wtns
   snarkjs groth16 setup $name.r1cs pot.ptau $name.s0.zkey >/dev/null
-  snarkjs zkey contribute $name.s0.zkey $name.s.zkey --name=c -e="$(rand)" >/dev/null
+  snarkjs zkey contribute $name.s0.zkey $name.s1.zkey --name=c -e="$(rand)" >/dev/null
+  # Finalized as ceremonies end: a beacon contribution after the others.
+  snarkjs zkey beacon $name.s1.zkey $name.s.zkey "$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')" 10 >/dev/null
   snarkjs zkey export verificationkey $name.s.zkey $name.s.vk.json >/dev/null
 
   check "$name: cuzk proves with the snarkjs key" \
     "$CUZK" prove --zkey $name.s.zkey --wtns $name.wtns --proof $name.c.proof.json --public $name.c.public.json
   check "$name: snarkjs verifies the cuzk proof" snarkjs_verify $name.s.vk.json $name.c.public.json $name.c.proof.json
   snarkjs groth16 prove $name.s.zkey $name.wtns $name.s.proof.json $name.s.public.json >/dev/null
+  check "$name: the same public signals as snarkjs's, in its order" same_json $name.c.public.json $name.s.public.json
   check "$name: cuzk verifies the snarkjs proof" \
     "$CUZK" verify --vkey $name.s.vk.json --public $name.s.public.json --proof $name.s.proof.json
   tamper_proof $name.c.proof.json $name.bad.proof.json
