@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -352,17 +354,80 @@ TEST(JsonCodec, RoundTripAndInfinity) {
 }
 
 TEST(JsonCodec, RejectsWrongEntryCount) {
-  std::vector<std::string> two = {"1", "2"};
-  expect_error(g1_from_json_strings(two), "expected 3 entries (x, y, z), got 2");
-  std::vector<std::vector<std::string>> g2_short = {{"0", "0"}, {"1", "0"}};
-  expect_error(g2_from_json_strings(g2_short), "expected 3 entries (x, y, z), got 2");
+  std::vector<std::string> one = {"1"};
+  expect_error(g1_from_json_strings(one), "expected 3 entries (x, y, z), got 1");
+  std::vector<std::string> four = {"1", "2", "1", "0"};
+  expect_error(g1_from_json_strings(four), "expected 3 entries (x, y, z), got 4");
+  std::vector<std::vector<std::string>> g2_short = {{"0", "0"}};
+  expect_error(g2_from_json_strings(g2_short), "expected 3 entries (x, y, z), got 1");
   std::vector<std::vector<std::string>> g2_inner = {{"0"}, {"1", "0"}, {"0", "0"}};
   expect_error(g2_from_json_strings(g2_inner), "x: expected 2 entries (c0, c1), got 1");
 }
 
+// [x, y] without z: snarkjs (ffjavascript's fromObject) takes z as one.
+TEST(JsonCodec, TwoEntriesMeanZOne) {
+  TestRng rng(fresh_seed());
+  for (int i = 0; i < 5; ++i) {
+    const G1Affine p = random_g1(rng);
+    const G1JsonStrings s = g1_to_json_strings(p);
+    EXPECT_EQ(*g1_from_json_strings(std::vector<std::string>{s[0], s[1]}), p);
+    const G2Affine q = random_g2(rng);
+    const G2JsonStrings t = g2_to_json_strings(q);
+    const std::vector<std::vector<std::string>> xy = {{t[0][0], t[0][1]}, {t[1][0], t[1][1]}};
+    EXPECT_EQ(*g2_from_json_strings(xy), q);
+  }
+  // Still a curve point: (1, 2) is not one, and (0, 1) is not infinity without z = 0.
+  expect_error(g1_from_json_strings(std::vector<std::string>{"1", "2"}), "(x, y) is not on the curve");
+  expect_error(g1_from_json_strings(std::vector<std::string>{"0", "1"}), "(x, y) is not on the curve");
+}
+
+// Big-endian hex with leading zeros, in either case.
+template <class F>
+std::string hex_of(const F& v, TestRng& rng) {
+  std::string h = v.to_hex();
+  h.erase(0, std::min(h.find_first_not_of('0'), h.size() - 1));
+  h.insert(0, rng() % 4, '0');
+  if (rng() % 2) {
+    for (char& c : h) c = char(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return "0x" + h;
+}
+
+// snarkjs reads "0x..." strings as numbers too (ffjavascript's unstringifyBigInts).
+TEST(JsonCodec, HexValues) {
+  TestRng rng(fresh_seed());
+  for (int i = 0; i < 10; ++i) {
+    const G1Affine p = random_g1(rng);
+    G1JsonStrings s = {hex_of(p.x, rng), hex_of(p.y, rng), "0x1"};
+    EXPECT_EQ(*g1_from_json_strings(s), p) << s[0];
+    const G2Affine q = random_g2(rng);
+    G2JsonStrings t = g2_to_json_strings(q);
+    t[1][1] = hex_of(q.y.c1, rng);
+    EXPECT_EQ(*g2_from_json_strings(t), q) << t[1][1];
+    const ff::Fr x = ff::Fr::random(rng);
+    EXPECT_EQ(*fr_from_json_string(hex_of(x, rng)), x);
+    EXPECT_EQ(*fr_from_json_string(x.to_decimal()), x);
+    EXPECT_EQ(*fp_from_json_string(hex_of(p.x, rng)), p.x);
+  }
+  EXPECT_EQ(*fr_from_json_string("0x0"), ff::Fr::zero());
+  EXPECT_EQ(*fr_from_json_string("0x" + std::string(200, '0') + "1f"), ff::Fr::from_uint(31));
+  // p and r themselves, and a value one digit longer than any element.
+  const std::string p_hex = "0x" + (-ff::Fp::one()).to_hex();  // p − 1 ends in ...aaaa; p ends in ...aaab
+  EXPECT_TRUE(fp_from_json_string(p_hex).ok());
+  std::string p_exact = p_hex;
+  p_exact.back() = 'b';
+  expect_error(fp_from_json_string(p_exact), "hex field element: value is not below the field modulus");
+  std::string r_exact = "0x" + (-ff::Fr::one()).to_hex();
+  r_exact.back() = '1';  // r − 1 ends in 00; r ends in 01
+  expect_error(fr_from_json_string(r_exact), "hex field element: value is not below the field modulus");
+  expect_error(fr_from_json_string("0x1" + std::string(64, '0')), "not below the field modulus");
+  for (const char* bad : {"0x", "0x1g", "0x 1", "0x-1", "0x0x1"})
+    expect_error(fr_from_json_string(bad), "hex field element");
+}
+
 TEST(JsonCodec, RejectsBadDecimal) {
   G1JsonStrings g = g1_to_json_strings(g1_generator());
-  for (const char* bad : {"", "12a", "-1", " 1", "0x10", "1.0"}) {
+  for (const char* bad : {"", "12a", "-1", " 1", "0X10", "1.0", "x10"}) {
     G1JsonStrings s = g;
     s[1] = bad;
     expect_error(g1_from_json_strings(s), "y: decimal field element");

@@ -112,8 +112,14 @@ Status summarize_json(ByteSpan b, FileKind kind, Summary& o) {
   o.add_bytes("file_bytes", "file size", b.size());
   if (kind == FileKind::kPublicJson) o.add("public_values", "public values", j.size());
   if (!j.is_object()) return ok_status();
-  for (const char* key : {"protocol", "curve"}) {
-    if (j.contains(key) && j[key].is_string()) o.add(key, key, j[key].get<std::string>());
+  if (j.contains("protocol") && j["protocol"].is_string())
+    o.add("protocol", "protocol", j["protocol"].get<std::string>());
+  if (j.contains("curve") && j["curve"].is_string()) {
+    const std::string curve = j["curve"].get<std::string>();
+    const bool bn254 = curve == "bn128" || curve == "bn254";
+    o.add("curve", "curve", curve,
+          bn254 ? curve + " (BN254; not supported by cuzk, which proves on BLS12-381)" : curve);
+    o.add("supported", "supported by cuzk", curve == "bls12381", curve == "bls12381" ? "yes" : "no");
   }
   if (j.contains("nPublic")) o.add("nPublic", "nPublic", j["nPublic"]);
   if (j.contains("IC") && j["IC"].is_array()) o.add("ic_points", "IC points", j["IC"].size());

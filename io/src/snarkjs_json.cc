@@ -5,6 +5,7 @@
 #include "cuzk/base/mapped_file.h"
 #include "cuzk/ec/json_codec.h"
 #include "cuzk/pairing/pairing.h"
+#include "curve_ids.h"
 
 namespace cuzk::io {
 
@@ -47,7 +48,8 @@ StatusOr<std::vector<std::string>> string_array(const Json& j, const std::string
   if (!j.is_array()) return field_error(file, field, "expected an array of decimal strings");
   std::vector<std::string> out;
   for (size_t i = 0; i < j.size(); ++i) {
-    if (!j[i].is_string()) return field_error(file, field + "[" + std::to_string(i) + "]", "expected a decimal string");
+    if (!j[i].is_string())
+      return field_error(file, field + "[" + std::to_string(i) + "]", "expected a decimal (or 0x hex) string");
     out.push_back(j[i].get<std::string>());
   }
   return out;
@@ -84,13 +86,18 @@ Json g2_json(const G2Affine& p) {
   return out;
 }
 
-// An optional string field that must equal `want` when present.
+// An optional string field that must equal `want` when present. A file of
+// snarkjs's default curve is named as such: its numbers would otherwise be
+// refused one by one as values of the wrong field.
 Status check_tag(const Json& obj, const char* key, const char* want, const char* file, bool required) {
   auto it = obj.find(key);
   if (it == obj.end()) return required ? field_error(file, key, "missing") : ok_status();
-  if (!it->is_string() || it->get<std::string>() != want)
-    return field_error(file, key, "expected \"" + std::string(want) + "\", got " + it->dump());
-  return ok_status();
+  if (it->is_string() && it->get<std::string>() == want) return ok_status();
+  if (std::string(key) == "curve" && it->is_string() && (*it == "bn128" || *it == "bn254"))
+    return field_error(file, key,
+                       "the file is for BN254 (" + it->get<std::string>() +
+                           "), not BLS12-381, the only curve cuzk proves and verifies on; " + internal::kBls12381Hint);
+  return field_error(file, key, "expected \"" + std::string(want) + "\", got " + it->dump());
 }
 
 // As the snarkjs CLI writes: one-space indentation, no final newline.
@@ -139,6 +146,23 @@ std::string public_inputs_to_json(std::span<const ff::Fr> inputs) {
 
 namespace {
 
+// One public value as text. snarkjs writes decimal strings; its reader also
+// takes "0x" hex strings and JSON numbers, which are exact only as integers
+// below 2^53 (1.5e3 is 1500; 1e30 is not exact and is refused).
+StatusOr<std::string> public_value_text(const Json& v, const std::string& field) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_unsigned()) return std::to_string(v.get<uint64_t>());
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    constexpr double kExact = 9007199254740992.0;  // 2^53
+    if (d >= 0 && d <= kExact && d == double(uint64_t(d))) return std::to_string(uint64_t(d));
+    return field_error(kPublicFile, field,
+                       "the number " + v.dump() + " is not an exact non-negative integer; write it as a decimal "
+                       "string");
+  }
+  return field_error(kPublicFile, field, "expected a decimal (or 0x hex) string");
+}
+
 // The values of one JSON array; `where` ("" or "[k]") prefixes the indices in errors.
 StatusOr<std::vector<ff::Fr>> public_values(const Json& j, const std::string& where) {
   std::vector<ff::Fr> out;
@@ -148,14 +172,8 @@ StatusOr<std::vector<ff::Fr>> public_values(const Json& j, const std::string& wh
     field += '[';
     field += std::to_string(i);
     field += ']';
-    std::string s;
-    if (j[i].is_string())
-      s = j[i].get<std::string>();
-    else if (j[i].is_number_unsigned())
-      s = std::to_string(j[i].get<uint64_t>());
-    else
-      return field_error(kPublicFile, field, "expected a decimal string");
-    auto v = ff::Fr::from_decimal(s);
+    ASSIGN_OR_RETURN(std::string s, public_value_text(j[i], field));
+    auto v = ec::fr_from_json_string(s);
     if (!v.ok()) return field_error(kPublicFile, field, v.status().message() + " (values must be < r)");
     out.push_back(*v);
   }

@@ -98,9 +98,13 @@ TEST(ProofJson, Rejections) {
   EXPECT_TRUE(reject(j, "field \"protocol\""));
   j = good;
   j["curve"] = "bn128";
-  EXPECT_TRUE(reject(j, "field \"curve\""));
+  EXPECT_TRUE(reject(j, "field \"curve\": the file is for BN254 (bn128), not BLS12-381"));
+  j = good;
+  j["curve"] = "bls12-381";
+  EXPECT_TRUE(reject(j, "field \"curve\": expected \"bls12381\", got \"bls12-381\""));
   j = good;
   j["pi_a"].erase(2);
+  j["pi_a"].erase(1);
   EXPECT_TRUE(reject(j, "field \"pi_a\": G1 JSON point: expected 3 entries"));
   j = good;
   j["pi_c"][0] = "12x";
@@ -110,13 +114,32 @@ TEST(ProofJson, Rejections) {
   EXPECT_TRUE(reject(j, "field \"pi_c\": G1 JSON point: (x, y) is not on the curve"));
   j = good;
   j["pi_b"][1][0] = 7;
-  EXPECT_TRUE(reject(j, "field \"pi_b[1][0]\": expected a decimal string"));
+  EXPECT_TRUE(reject(j, "field \"pi_b[1][0]\": expected a decimal (or 0x hex) string"));
   // Outside the subgroup: a whole-curve point.
   j = good;
   const auto s = ec::g1_to_json_strings(ec::random_curve_point<ec::G1Curve>(rng));
   j["pi_a"] = {s[0], s[1], s[2]};
   EXPECT_TRUE(reject(j, "subgroup"));
   EXPECT_TRUE(proof_from_json(j.dump(), ec::SubgroupCheck::kSkip).ok());
+}
+
+// What snarkjs's reader also takes (ffjavascript's unstringifyBigInts, then
+// fromObject): "0x" hex strings, and points as [x, y] with z taken as one.
+TEST(ProofJson, SnarkjsReaderForms) {
+  TestRng rng(fresh_seed());
+  for (int i = 0; i < 5; ++i) {
+    const groth16::Proof p = random_proof(rng);
+    auto j = nlohmann::ordered_json::parse(proof_to_json(p));
+    j["pi_a"][0] = "0x" + p.a.x.to_hex();
+    j["pi_b"][1][1] = "0x" + p.b.y.c1.to_hex();
+    j["pi_c"].erase(2);
+    j["pi_b"].erase(2);
+    auto back = proof_from_json(j.dump());
+    ASSERT_TRUE(back.ok()) << back.status().to_string();
+    EXPECT_EQ(back->a, p.a);
+    EXPECT_EQ(back->b, p.b);
+    EXPECT_EQ(back->c, p.c);
+  }
 }
 
 TEST(PublicJson, RoundTripAndRangeChecks) {
@@ -141,9 +164,32 @@ TEST(PublicJson, RoundTripAndRangeChecks) {
                             "field \"[2]\""));
   EXPECT_TRUE(rejected_with(public_inputs_from_json("[\"1\", \"-3\"]").status(), "field \"[1]\""));
   EXPECT_TRUE(rejected_with(public_inputs_from_json("[\"\"]").status(), "field \"[0]\""));
-  EXPECT_TRUE(rejected_with(public_inputs_from_json("[\"0x10\"]").status(), "field \"[0]\""));
-  EXPECT_TRUE(rejected_with(public_inputs_from_json("[true]").status(), "expected a decimal string"));
+  EXPECT_TRUE(rejected_with(public_inputs_from_json("[\"0x\"]").status(), "field \"[0]\": hex field element"));
+  EXPECT_TRUE(rejected_with(public_inputs_from_json("[true]").status(), "expected a decimal (or 0x hex) string"));
+  EXPECT_TRUE(rejected_with(public_inputs_from_json("[-4]").status(), "field \"[0]\""));
+  EXPECT_TRUE(rejected_with(public_inputs_from_json("[1.5]").status(), "not an exact non-negative integer"));
+  EXPECT_TRUE(rejected_with(public_inputs_from_json("[1e30]").status(), "write it as a decimal string"));
   EXPECT_TRUE(rejected_with(public_inputs_from_json("{\"a\": 1}").status(), "expected an array"));
+}
+
+// Every form snarkjs's verifier reads a public value in: decimal strings with
+// leading zeros, "0x" hex strings (r − 1 and 0 among them), and JSON numbers
+// that are exact integers, exponent form included.
+TEST(PublicJson, SnarkjsReaderForms) {
+  TestRng rng(fresh_seed());
+  std::vector<Fr> xs{Fr::zero(), -Fr::one()};
+  for (int i = 0; i < 6; ++i) xs.push_back(Fr::random(rng));
+  json j = json::array();
+  for (size_t i = 0; i < xs.size(); ++i) j.push_back(i % 2 ? "0x" + xs[i].to_hex() : "00" + xs[i].to_decimal());
+  auto back = public_inputs_from_json(j.dump());
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(*back, xs);
+  const uint64_t small = rng() >> 12;  // below 2^52: exact as a JSON number
+  const std::string text = "[" + std::to_string(small) + ", 1.5e3, 9007199254740992, 18446744073709551615]";
+  back = public_inputs_from_json(text);
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(*back, (std::vector<Fr>{Fr::from_uint(small), Fr::from_uint(1500), Fr::from_uint(uint64_t(1) << 53),
+                                    Fr::from_uint(~uint64_t(0))}));
 }
 
 // e(G1, G2) from the committed @noble/curves vectors (12 hex strings, c0.c0.c0 first).
@@ -248,7 +294,11 @@ TEST(VkJson, Rejections) {
   EXPECT_TRUE(reject(j, "field \"protocol\": expected \"groth16\""));
   j = good;
   j["curve"] = "bn128";
-  EXPECT_TRUE(reject(j, "field \"curve\": expected \"bls12381\""));
+  EXPECT_TRUE(reject(j, "field \"curve\": the file is for BN254 (bn128), not BLS12-381"));
+  EXPECT_TRUE(reject(j, "circom --prime bls12381"));
+  j = good;
+  j["curve"] = 381;
+  EXPECT_TRUE(reject(j, "field \"curve\": expected \"bls12381\", got 381"));
   j = good;
   j["nPublic"] = 3;
   EXPECT_TRUE(reject(j, "field \"IC\": has 3 points, nPublic + 1 = 4"));
@@ -285,6 +335,17 @@ TEST(Inspect, JsonKinds) {
   s = inspect_file(pub);
   ASSERT_TRUE(s.ok());
   EXPECT_NE(s->find("public values: 2"), std::string::npos) << *s;
+  // snarkjs's default curve: named as unsupported, as the binary files are.
+  auto j = nlohmann::ordered_json::parse(vk_to_json(random_vk(rng, 2)));
+  j["curve"] = "bn128";
+  const std::string bn = temp_path("vk.bn128.json");
+  std::ofstream(bn) << j.dump();
+  s = inspect_file(bn);
+  ASSERT_TRUE(s.ok());
+  EXPECT_NE(s->find("curve: bn128 (BN254; not supported by cuzk"), std::string::npos) << *s;
+  EXPECT_NE(s->find("supported by cuzk: no"), std::string::npos) << *s;
+  s = inspect_file(v);
+  EXPECT_NE(s->find("supported by cuzk: yes"), std::string::npos) << *s;
 }
 
 }  // namespace

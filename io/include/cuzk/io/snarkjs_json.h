@@ -11,8 +11,13 @@
 //
 // Writers emit the fields in snarkjs's order with one-space indentation and
 // no final newline, as the snarkjs 0.7.6 CLI writes them (the same bytes for
-// the same values). Readers reject with INVALID_ARGUMENT naming
-// the JSON field (e.g. "verification_key.json: IC[2]: ...").
+// the same values). Readers take what snarkjs's reader takes as well: "0x"
+// hex strings, points as [x, y] (z one), and for public values JSON numbers
+// that are exact integers; unlike snarkjs they refuse coordinates >= p (one
+// encoding per proof) and z other than one or zero (snarkjs reads Jacobian
+// coordinates; no tool writes them). Readers reject with INVALID_ARGUMENT
+// naming the JSON field (e.g. "verification_key.json: IC[2]: ..."); a file of
+// curve "bn128" is named as BN254's.
 #pragma once
 
 #include <span>
@@ -35,8 +40,9 @@ StatusOr<groth16::Proof> proof_from_json(std::string_view text, ec::SubgroupChec
 
 // ---- public.json --------------------------------------------------------
 std::string public_inputs_to_json(std::span<const ff::Fr> inputs);
-// An array of decimal strings (unsigned JSON integers are accepted too); each
-// value must be < r, otherwise the error names its index.
+// An array of decimal or "0x" hex strings (JSON numbers that are exact
+// non-negative integers are accepted too); each value must be < r, otherwise
+// the error names its index.
 // An array of arrays (one list per proof) is refused, saying so.
 StatusOr<std::vector<ff::Fr>> public_inputs_from_json(std::string_view text);
 // The public inputs of a multi-proof file: one array per proof, in proof
