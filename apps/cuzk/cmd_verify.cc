@@ -83,6 +83,25 @@ StatusOr<std::vector<std::vector<ff::Fr>>> publics_per_proof(const VerifyArgs& a
                           "; give one list per proof, or --index I to check one proof against one list");
 }
 
+// Each list must hold the key's nPublic values. Said before verifying, with
+// both files named: snarkjs answers a short list with "Invalid proof" and a
+// long one with a stack trace.
+Status check_public_counts(const VerifyArgs& a, const std::vector<std::vector<ff::Fr>>& lists, size_t want) {
+  const std::string& key = a.vk_bin.empty() ? a.vkey_json : a.vk_bin;
+  for (size_t i = 0; i < lists.size(); ++i) {
+    if (a.index >= 0 && size_t(a.index) != i) continue;
+    if (lists[i].size() == want) continue;
+    std::string which = "no --public given (no public values)";
+    if (!a.public_json.empty()) {
+      which = a.public_json + (lists.size() > 1 ? " list " + std::to_string(i) : std::string()) + " holds " +
+              std::to_string(lists[i].size()) + " public value(s)";
+    }
+    return invalid_argument(which + ", but the key " + key + " takes " + std::to_string(want) +
+                            " (nPublic: outputs, then public inputs); are the files of the same circuit?");
+  }
+  return ok_status();
+}
+
 void report(const VerifyArgs& a, const std::vector<std::pair<size_t, bool>>& results, size_t total) {
   bool all = true;
   for (const auto& r : results) all = all && r.second;
@@ -115,6 +134,7 @@ int run_verify(const VerifyArgs& a, const char* command) {
                                            std::to_string(proofs->size()) + " proof(s), numbered from 0"));
   auto publics = publics_per_proof(a, proofs->size(), vk->num_public_inputs());
   if (!publics.ok()) return failed(publics.status());
+  if (Status s = check_public_counts(a, *publics, vk->num_public_inputs()); !s.ok()) return failed(s);
   groth16::PreparedVerifyingKey pvk(*vk);
   std::vector<std::pair<size_t, bool>> results;
   for (size_t i = 0; i < proofs->size(); ++i) {
