@@ -140,6 +140,17 @@ std::optional<std::string> unknown_command_message(const CLI::App& app, int argc
          path.substr(std::min<size_t>(4, path.size())) + "`)";
 }
 
+std::vector<char*> expand_snarkjs_short_forms(int argc, char** argv) {
+  static char kGroth16[] = "groth16", kProve[] = "prove", kVerify[] = "verify";
+  std::vector<char*> out(argv, argv + argc);
+  if (argc < 2) return out;
+  const std::string first = argv[1];
+  if (first != "g16p" && first != "g16v") return out;
+  out[1] = kGroth16;
+  out.insert(out.begin() + 2, first == "g16p" ? kProve : kVerify);
+  return out;
+}
+
 bool wants_json(int argc, const char* const* argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::string_view(argv[i]) == "--") break;

@@ -31,6 +31,12 @@ std::optional<std::string> suggest_name(const std::string& typed, const std::vec
 // commands, or asks for help or the version.
 std::optional<std::string> unknown_command_message(const CLI::App& app, int argc, const char* const* argv);
 
+// argv with snarkjs's one-word forms of the commands cuzk shares with it
+// expanded: `g16p` is `groth16 prove`, `g16v` is `groth16 verify`, so that
+// a script that calls `snarkjs g16p ...` works with cuzk in its place. The
+// strings are argv's own (or static); the vector holds argc or argc + 1.
+std::vector<char*> expand_snarkjs_short_forms(int argc, char** argv);
+
 // True when argv holds --json (any command's JSON output).
 bool wants_json(int argc, const char* const* argv);
 

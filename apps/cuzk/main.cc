@@ -47,6 +47,9 @@ int main(int argc, char** argv) {
   cuzk::app::add_client_admin_commands(app, &runner);
   cuzk::app::add_bench_daemon_commands(*bench, &runner);
 #endif
+  std::vector<char*> args = cuzk::app::expand_snarkjs_short_forms(argc, argv);
+  argc = int(args.size());
+  argv = args.data();
   const bool json = cuzk::app::wants_json(argc, argv);
   if (auto unknown = cuzk::app::unknown_command_message(app, argc, argv)) {
     std::fprintf(stderr, "%s\n", unknown->c_str());
