@@ -134,7 +134,9 @@ StatusOr<FileWriter> FileWriter::create(const std::string& path) {
   static std::atomic<uint64_t> counter{0};
   w.partial_path_ = path + ".partial." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   w.fd_ = ::open(w.partial_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (w.fd_ < 0) return io_error("create " + w.partial_path_, errno);
+  // Named by the user's path: the partial name is ours (a missing directory
+  // or a read-only one is the same answer for both).
+  if (w.fd_ < 0) return io_error("create " + path, errno);
   w.buffer_.reserve(kWriteBufferBytes);
   return w;
 }

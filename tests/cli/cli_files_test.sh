@@ -56,6 +56,9 @@ run 2 "positional files and options together are refused" "$cuzk" prove "$zkey" 
 run 2 "an output that is an input is refused" "$cuzk" groth16 prove "$zkey" w.wtns w.wtns public.json
 says "naming it by its place" "w.wtns, given 3rd \\(the proof.json to write\\), is also an input"
 lacks "naming no option" "--proof"
+run 2 "an output in a directory that does not exist" "$cuzk" groth16 prove "$zkey" w.wtns nodir/p.json nodir/pub.json
+says "names the file as given" "create nodir/p.json: No such file or directory"
+lacks "not a temporary name" "partial"
 
 echo "cli: groth16 prove talks as snarkjs does"
 run 0 "groth16 prove prints nothing on success" "$cuzk" groth16 prove "$zkey" w.wtns quiet.json quiet.pub.json
