@@ -431,3 +431,44 @@ TEST(Config, FilecoinCircuits) {
 
 }  // namespace
 }  // namespace cuzk::server
+
+namespace cuzk::server {
+namespace {
+
+// A value that stops the daemon is placed: the file and the line, before the
+// key, as a compiler places an error.
+TEST(Config, ErrorsNameTheFileAndTheLine) {
+  std::vector<std::string> w;
+  auto expect_at = [&](const std::string& text, const std::string& at) {
+    auto c = parse_config(text, "/etc/cuzk/cuzk.toml", env(), &w);
+    ASSERT_FALSE(c.ok()) << text;
+    EXPECT_EQ(c.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_TRUE(c.status().message().starts_with(at)) << c.status().message();
+  };
+  expect_at("[server]\nlog_level = \"info\"\n\n[pipeline]\nworkers_per_device = 0\n",
+            "/etc/cuzk/cuzk.toml:5: pipeline.workers_per_device: 0 is out of range");
+  expect_at("[memory]\n\ntotal_budget = \"12XB\"\n", "/etc/cuzk/cuzk.toml:3: memory.total_budget: \"12XB\" is not a size");
+  expect_at("[memory]\ntotal_budget = 0\n", "/etc/cuzk/cuzk.toml:2: memory.total_budget: must be > 0");
+  expect_at("[server]\nmax_message_bytes = 10\n", "/etc/cuzk/cuzk.toml:2: server.max_message_bytes");
+  expect_at("[jobs]\nself_verify = \"yes\"\n", "/etc/cuzk/cuzk.toml:2: jobs.self_verify: expected true or false");
+  expect_at("[memory]\nbudget = \"1GiB\"\n", "/etc/cuzk/cuzk.toml:2: unknown key memory.budget");
+  expect_at("\n[memroy]\n", "/etc/cuzk/cuzk.toml:2: unknown section [memroy]");
+  expect_at("[[circuits]]\nid = \"a\"\nzkey = 5\n", "/etc/cuzk/cuzk.toml:3: circuits[0].zkey: expected a string");
+  expect_at("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = \"2XB\"\n",
+            "/etc/cuzk/cuzk.toml:4: circuits[0].sector_size");
+  expect_at("[[circuits]]\nid = \"a\"\nzkey = \"/a\"\nsize = 3\n", "/etc/cuzk/cuzk.toml:4: unknown key circuits[0].size");
+}
+
+// A config file that cannot be read says why.
+TEST(Config, AConfigFileThatCannotBeReadSaysWhy) {
+  std::vector<std::string> w;
+  const std::string path = ::testing::TempDir() + "/no-such-cuzk-config.toml";
+  auto c = load_config_file(path, env(), &w);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(c.status().message().find(path + ": No such file or directory"), std::string::npos)
+      << c.status().message();
+}
+
+}  // namespace
+}  // namespace cuzk::server

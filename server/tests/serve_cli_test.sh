@@ -144,6 +144,16 @@ if "$cuzk" serve --config "$dir/fc.toml" --check-config > /dev/null 2> "$dir/fc.
   echo "check-config accepted a missing params file"; exit 1; fi
 grep -q "none.params" "$dir/fc.err"
 [[ ! -e "$dir/fccache" ]] || { echo "check-config wrote into the cache: $(ls -R "$dir/fccache")"; exit 1; }
+# A value error names the file and the line.
+printf '[server]\nlog_level = "info"\n\n[pipeline]\nworkers_per_device = 0\n' > "$dir/line.toml"
+rc=0
+"$cuzk" serve --config "$dir/line.toml" --check-config > /dev/null 2> "$dir/line.err" || rc=$?
+[[ $rc -eq 2 ]] && grep -q "$dir/line.toml:5: pipeline.workers_per_device" "$dir/line.err" ||
+  { echo "no file and line: exit $rc"; cat "$dir/line.err"; exit 1; }
+# A config file that is not there is named with the reason.
+if "$cuzk" serve --config "$dir/none.toml" --check-config > /dev/null 2> "$dir/none.err"; then
+  echo "check-config accepted a missing file"; exit 1; fi
+grep -q "$dir/none.toml: No such file or directory" "$dir/none.err"
 # A directory is not a config file.
 if "$cuzk" serve --config "$dir" --check-config > /dev/null 2> "$dir/dir.err"; then
   echo "check-config accepted a directory"; exit 1; fi

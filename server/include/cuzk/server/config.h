@@ -67,7 +67,8 @@ ServerConfig default_config(const ConfigEnv& env);
 // Parses TOML text on top of default_config(env). An unknown key is an
 // INVALID_ARGUMENT naming it and the key it most likely meant (all unknown
 // keys in one message, a line each), as is a value of the wrong type or out
-// of range. Keys of Curio's earlier cuzk daemon are taken with a line in
+// of range; each such message starts with "FILE:LINE: " where the value is
+// (source_name, and its line). Keys of Curio's earlier cuzk daemon are taken with a line in
 // *warnings naming the new key, or refused saying what cuzk does instead
 // (curio_keys.h).
 StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::string& source_name,
