@@ -93,6 +93,12 @@ int run_serve(const ServeArgs& a) {
   install_stderr_log(level);
   for (const std::string& w : warnings) CUZK_LOG(Warn) << "config: " << w;
   if (a.check_only) {
+    // What the listeners need (TLS files, the socket's group and directory),
+    // as the start would refuse them.
+    if (Status s = server::check_listener_files(*config); !s.ok()) {
+      std::fprintf(stderr, "cuzk serve: %s\n", s.message().c_str());
+      return 2;
+    }
     // The circuits' files too, as `serve` would refuse them at start (headers
     // only; demo circuits, whose files are generated at start, are skipped).
     engine::SourceOptions so;

@@ -459,6 +459,21 @@ TEST(Config, ErrorsNameTheFileAndTheLine) {
   expect_at("[[circuits]]\nid = \"a\"\nzkey = \"/a\"\nsize = 3\n", "/etc/cuzk/cuzk.toml:4: unknown key circuits[0].size");
 }
 
+// pipeline.devices takes what the engine takes; anything else is refused when
+// the file is read, so that --check-config refuses it too.
+TEST(Config, UnknownDeviceNamesAreRefusedWhenTheFileIsRead) {
+  std::vector<std::string> w;
+  for (const char* bad : {"gpu0", "cuda:x", "cuda:", "cpu,gpu", "cuda:123456"}) {
+    auto c = parse_config(std::string("[pipeline]\ndevices = \"") + bad + "\"\n", "t", env(), &w);
+    ASSERT_FALSE(c.ok()) << bad;
+    EXPECT_NE(c.status().message().find("pipeline.devices: unknown device"), std::string::npos) << c.status().message();
+  }
+  for (const char* good : {"auto", "cpu", "cuda", "cuda:0", "cuda:0, cuda:1"}) {
+    auto c = parse_config(std::string("[pipeline]\ndevices = \"") + good + "\"\n", "t", env(), &w);
+    EXPECT_TRUE(c.ok()) << good << ": " << c.status().to_string();
+  }
+}
+
 // A config file that cannot be read says why.
 TEST(Config, AConfigFileThatCannotBeReadSaysWhy) {
   std::vector<std::string> w;

@@ -144,6 +144,16 @@ if "$cuzk" serve --config "$dir/fc.toml" --check-config > /dev/null 2> "$dir/fc.
   echo "check-config accepted a missing params file"; exit 1; fi
 grep -q "none.params" "$dir/fc.err"
 [[ ! -e "$dir/fccache" ]] || { echo "check-config wrote into the cache: $(ls -R "$dir/fccache")"; exit 1; }
+# --check-config refuses what the start refuses, before the start: an unknown
+# device, TLS files that cannot be read, a socket group this system lacks.
+for bad in 'pipeline]\ndevices = "gpu0"' 'server]\ntls_cert = "/nonexistent/c.pem"\ntls_key = "/nonexistent/k.pem"' \
+  'server]\nsocket_group = "no-such-group-cuzk"'; do
+  printf "[$bad\n" > "$dir/start.toml"
+  rc=0
+  "$cuzk" serve --config "$dir/start.toml" --check-config > /dev/null 2> "$dir/start.err" || rc=$?
+  [[ $rc -eq 2 ]] || { echo "check-config of [$bad: exit $rc"; exit 1; }
+  grep -qE "pipeline.devices|server.tls_cert|server.socket_group" "$dir/start.err" || { cat "$dir/start.err"; exit 1; }
+done
 # A value error names the file and the line.
 printf '[server]\nlog_level = "info"\n\n[pipeline]\nworkers_per_device = 0\n' > "$dir/line.toml"
 rc=0
