@@ -238,7 +238,7 @@ Status read_server(TomlReader& r, ServerConfig& c) {
   return ok_status();
 }
 
-Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c) {
+Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c, std::vector<std::string>* warnings) {
   uint64_t margin = 2 * kGiB, total = 0;
   bool is_auto = true;
   RETURN_IF_ERROR(r.size("memory", "safety_margin", &margin));
@@ -252,6 +252,10 @@ Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c) {
     else total = env.mem_total_bytes - margin;
   }
   if (total == 0) return r.at_key("memory", "total_budget", invalid_argument("memory.total_budget: must be > 0"));
+  if (!is_auto && env.mem_total_bytes != 0 && total > env.mem_total_bytes && warnings)
+    warnings->push_back("memory.total_budget: " + std::to_string(total) + " bytes is more than this machine's memory (" +
+                        std::to_string(env.mem_total_bytes) +
+                        " bytes): the budget will not hold partitions back before the system runs out of memory");
   c.engine.total_budget_bytes = total;
   RETURN_IF_ERROR(r.boolean("memory", "trim_when_idle", &c.engine.trim_memory_when_idle));
   return ok_status();
@@ -483,7 +487,7 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
   std::vector<std::string> errors;
   apply_curio_keys(root, c, warnings, &errors);  // before the readers: cuzk's own keys win
   RETURN_IF_ERROR(read_server(r, c));
-  RETURN_IF_ERROR(read_memory(r, env, c));
+  RETURN_IF_ERROR(read_memory(r, env, c, warnings));
   RETURN_IF_ERROR(read_engine(r, c));
   c.engine.circuits.clear();
   RETURN_IF_ERROR(read_circuits(root, c, &errors));
@@ -576,11 +580,35 @@ void listener_warnings(const ServerConfig& c, std::vector<std::string>* out) {
                    "anyone, in plaintext");
 }
 
+// Relative file names are opened from the daemon's working directory (/
+// under systemd), not the config file's: a config checked from its own
+// directory would name other files once the service runs it.
+void relative_path_warnings(const ServerConfig& c, std::vector<std::string>* out) {
+  auto check = [out](const std::string& key, const std::string& path) {
+    if (path.empty() || path.front() == '/') return;
+    out->push_back(key + ": \"" + path + "\" is a relative path: it is opened from the daemon's working directory "
+                   "(/ under systemd), not from the config file's; write it absolute");
+  };
+  check("server.tls_cert", c.tls_cert);
+  check("server.tls_key", c.tls_key);
+  check("server.tls_client_ca", c.tls_client_ca);
+  check("cache.dir", c.engine.cache_dir);
+  for (size_t i = 0; i < c.engine.circuits.size(); ++i) {
+    const engine::CircuitSpec& spec = c.engine.circuits[i];
+    const std::string where = "circuits[" + std::to_string(i) + "]";
+    check(where + ".zkey", spec.zkey);
+    check(where + ".params", spec.params);
+    check(where + ".r1cs", spec.r1cs);
+    check(where + ".check_r1cs", spec.check_r1cs);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> config_warnings(const ServerConfig& c, unsigned hardware_threads) {
   std::vector<std::string> out;
   listener_warnings(c, &out);
+  relative_path_warnings(c, &out);
   const engine::EngineConfig& e = c.engine;
   constexpr uint64_t kSmallestUsefulBudget = uint64_t(16) << 20;
   if (e.total_budget_bytes < kSmallestUsefulBudget)

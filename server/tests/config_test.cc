@@ -474,6 +474,34 @@ TEST(Config, UnknownDeviceNamesAreRefusedWhenTheFileIsRead) {
   }
 }
 
+// A budget above the machine's memory is taken, with a warning: the budget
+// then no longer holds partitions back before the system runs out.
+TEST(Config, ABudgetAboveTheMachinesMemoryIsWarnedAbout) {
+  std::vector<std::string> w;
+  auto c = parse_config("[memory]\ntotal_budget = \"1TiB\"\n", "t", env(), &w);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("memory.total_budget: 1099511627776 bytes is more than this machine's memory"), std::string::npos)
+      << w[0];
+  w.clear();
+  ASSERT_TRUE(parse_config("[memory]\ntotal_budget = \"8GiB\"\n", "t", env(), &w).ok());
+  EXPECT_TRUE(w.empty());
+}
+
+// A relative file name is opened from the daemon's working directory (/ under
+// systemd), whatever directory the config was checked from: warned about.
+TEST(Config, RelativePathsAreWarnedAbout) {
+  std::vector<std::string> w;
+  auto c = parse_config("[cache]\ndir = \"cache\"\n[[circuits]]\nid = \"a\"\nzkey = \"keys/a.zkey\"\n"
+                        "check_r1cs = \"/k/a.r1cs\"\n",
+                        "t", env(), &w);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  std::vector<std::string> warnings = config_warnings(*c, 2);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0].rfind("cache.dir: \"cache\" is a relative path", 0), 0u) << warnings[0];
+  EXPECT_EQ(warnings[1].rfind("circuits[0].zkey: \"keys/a.zkey\" is a relative path", 0), 0u) << warnings[1];
+}
+
 // A config file that cannot be read says why.
 TEST(Config, AConfigFileThatCannotBeReadSaysWhy) {
   std::vector<std::string> w;
