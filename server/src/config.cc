@@ -152,6 +152,14 @@ class TomlReader {
     return n ? at(*n, std::move(s)) : s;
   }
 
+  // Every key asked about, as "section.key".
+  std::vector<std::string> keys() const {
+    std::vector<std::string> out;
+    for (const auto& [section, keys] : known_)
+      for (const std::string& k : keys) out.push_back(section + "." + k);
+    return out;
+  }
+
   // A section the readers asked about that is not a table ([server] written
   // as `server = 5`, or as an array of tables): find() saw no keys in it, so
   // it would otherwise be skipped silently. Call after the readers.
@@ -502,6 +510,23 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
     return invalid_argument(all);
   }
   return c;
+}
+
+std::vector<std::string> config_keys() {
+  const toml::table empty;
+  TomlReader r(empty);
+  ConfigEnv env;
+  ServerConfig c = default_config(env);
+  // Nothing is found in an empty document, so every reader returns OK
+  // having named its keys.
+  (void)read_server(r, c);
+  (void)read_memory(r, env, c, nullptr);
+  (void)read_engine(r, c);
+  (void)read_demo(r, c);
+  std::vector<std::string> out = r.keys();
+  for (const std::set<std::string>* keys : {&kCircuitKeys, &kFilecoinKeys, &kBenchKeys})
+    for (const std::string& k : *keys) out.push_back("circuits." + k);
+  return out;
 }
 
 StatusOr<ServerConfig> load_config_file(const std::string& path, const ConfigEnv& env,

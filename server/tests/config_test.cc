@@ -1,10 +1,13 @@
 // TOML configuration: defaults, every section, unknown keys, invalid values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdlib.h>
 
@@ -511,6 +514,62 @@ TEST(Config, AConfigFileThatCannotBeReadSaysWhy) {
   EXPECT_EQ(c.status().code(), StatusCode::kNotFound);
   EXPECT_NE(c.status().message().find(path + ": No such file or directory"), std::string::npos)
       << c.status().message();
+}
+
+// Whether `word` can be a key of ours: lower case, digits and '_'.
+bool is_key_word(const std::string& word) {
+  return !word.empty() && std::all_of(word.begin(), word.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+  });
+}
+
+// The keys docs/config.example.toml sets or shows, by section: lines
+// "key = value" and "# key = value" whose value is a TOML value (a string,
+// number, boolean), and in the comment on [[circuits]] (section "circuits")
+// every "key = ..." it describes.
+std::map<std::string, std::set<std::string>> documented_keys(const std::string& path) {
+  std::ifstream in(path);
+  std::map<std::string, std::set<std::string>> out;
+  std::string line, section;
+  while (std::getline(in, line)) {
+    if (line.starts_with("[") && line.find(']') != std::string::npos) {
+      section = line.substr(1, line.find(']') - 1);
+      continue;
+    }
+    if (line.find("Registered circuits") != std::string::npos) section = "circuits";
+    if (section.empty()) continue;  // the file's introduction
+    std::istringstream words(line.starts_with("#") ? line.substr(1) : line);
+    std::string word, previous, value;
+    if (section == "circuits") {
+      for (; words >> word; previous = word)
+        if (word == "=" && is_key_word(previous)) out[section].insert(previous);
+      continue;
+    }
+    if (words >> word >> previous >> value && previous == "=" && is_key_word(word) &&
+        (value[0] == '"' || std::isdigit(static_cast<unsigned char>(value[0])) || value == "true" || value == "false"))
+      out[section].insert(word);
+  }
+  return out;
+}
+
+// Every key the daemon reads is in the documented example, and every key the
+// example shows (commented out or not) is one the daemon reads: a key missing
+// there is one operators cannot find, a key only there one that does nothing.
+TEST(Config, EveryKeyReadIsDocumentedAndEveryDocumentedKeyIsRead) {
+  const char* src = std::getenv("CUZK_SOURCE_DIR");
+  if (!src) GTEST_SKIP() << "CUZK_SOURCE_DIR not set";
+  std::map<std::string, std::set<std::string>> documented =
+      documented_keys(std::string(src) + "/docs/config.example.toml");
+  ASSERT_FALSE(documented.empty());
+  std::set<std::string> read;
+  for (const std::string& k : config_keys()) {
+    read.insert(k);
+    const std::string section = k.substr(0, k.find('.')), key = k.substr(k.find('.') + 1);
+    EXPECT_TRUE(documented[section].count(key)) << k << " is read but not in docs/config.example.toml";
+  }
+  for (const auto& [section, keys] : documented)
+    for (const std::string& key : keys)
+      EXPECT_TRUE(read.count(section + "." + key)) << section << "." << key << " is documented but not read";
 }
 
 }  // namespace

@@ -76,6 +76,11 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
 StatusOr<ServerConfig> load_config_file(const std::string& path, const ConfigEnv& env,
                                         std::vector<std::string>* warnings);
 
+// Every key parse_config reads, as "section.key", and "circuits.key" for the
+// keys of a [[circuits]] entry (not the keys of Curio's earlier daemon), so
+// that a test can hold docs/config.example.toml to them.
+std::vector<std::string> config_keys();
+
 // Checks what parse_config cannot see alone (addresses, the engine config).
 Status validate_config(const ServerConfig& config);
 
