@@ -37,6 +37,16 @@ grep -q "serving on" "$dir/serve.out" || { cat "$dir/serve.err"; exit 1; }
 
 "$cuzk" demo-witness --config "$dir/cuzk.toml" --out "$dir/w.wtns" --vk "$dir/vk.json"
 
+# The log says which binary read which file.
+grep -qE "cuzk [0-9.]+ \(.*\) starting, pid $pid; config $dir/cuzk.toml\$" "$dir/serve.err" ||
+  { echo "no version and config path in the log:"; head -3 "$dir/serve.err"; exit 1; }
+# SIGHUP (a closed terminal, a `kill -HUP` meant as reload) does not end the
+# daemon: it says so and goes on serving.
+kill -HUP "$pid"
+wait_for grep -q "received SIGHUP; ignored" "$dir/serve.err"
+kill -0 "$pid" 2>/dev/null || { echo "SIGHUP ended the daemon"; exit 1; }
+prints "^  demo " "$cuzk" status --addr "$addr"
+
 # A second daemon on a port the first one holds fails to start (no port sharing).
 http_port=$(sed -n 's|.*status http://127.0.0.1:\([0-9]*\).*|\1|p;T;q' "$dir/serve.out")  # the first line naming it
 [[ -n $http_port ]] || { echo "no status port in: $(cat "$dir/serve.out")"; exit 1; }
