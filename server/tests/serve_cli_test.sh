@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `cuzk serve` as a process: the client commands against it, a graceful
-# SIGTERM with a job in flight (exit 0, the job finished), and a config error
-# naming its key.   serve_cli_test.sh path/to/cuzk
+# `cuzk serve` as a process: the client commands against it, SIGHUP ignored,
+# a graceful SIGTERM with a job in flight (exit 0, the job finished), config
+# errors naming their key, file and line, and what a client meets when there
+# is no daemon or it may not connect.   serve_cli_test.sh path/to/cuzk
 set -euo pipefail
 cuzk=$1
 dir=$(mktemp -d)
@@ -174,6 +175,34 @@ rc=0
 if "$cuzk" serve --config "$dir/none.toml" --check-config > /dev/null 2> "$dir/none.err"; then
   echo "check-config accepted a missing file"; exit 1; fi
 grep -q "$dir/none.toml: No such file or directory" "$dir/none.err"
+# A client meeting no daemon is told at once what it found: no socket, or a
+# socket nobody accepts on (the daemon above has stopped and removed its own).
+started=$SECONDS
+rc=0
+"$cuzk" status --addr "$addr" 2> "$dir/nodaemon.err" || rc=$?
+[[ $rc -eq 1 ]] && grep -q "cannot connect to cuzk at $addr: no socket there" "$dir/nodaemon.err" ||
+  { echo "no daemon: exit $rc"; cat "$dir/nodaemon.err"; exit 1; }
+(( SECONDS - started < 4 )) || { echo "no daemon was reported after $((SECONDS - started)) s"; exit 1; }
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$dir/run/cuzk.sock"
+rc=0
+"$cuzk" status --addr "$addr" 2> "$dir/stale.err" || rc=$?
+[[ $rc -eq 1 ]] && grep -q "nothing accepts connections on the socket" "$dir/stale.err" ||
+  { echo "a stale socket: exit $rc"; cat "$dir/stale.err"; exit 1; }
+# A user who may not use the socket is told so, with its owner, group and mode
+# (as root, through the unprivileged user nobody).
+if [[ $(id -u) -eq 0 ]] && command -v runuser > /dev/null && id nobody > /dev/null 2>&1; then
+  mkdir -m 0755 "$dir/shared"
+  chmod 0711 "$dir"
+  python3 -c 'import os, socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o600); s.listen(); sys.stdin.read()' \
+    "$dir/shared/cuzk.sock" < <(sleep 30) &
+  listener=$!
+  wait_for test -S "$dir/shared/cuzk.sock"
+  rc=0
+  runuser -u nobody -- "$cuzk" status --addr "unix://$dir/shared/cuzk.sock" 2> "$dir/denied.err" || rc=$?
+  kill "$listener" 2>/dev/null || true
+  [[ $rc -eq 1 ]] && grep -q "permission denied: the socket belongs to root, group root, mode 0600" "$dir/denied.err" ||
+    { echo "permission denied: exit $rc"; cat "$dir/denied.err"; exit 1; }
+fi
 # A directory is not a config file.
 if "$cuzk" serve --config "$dir" --check-config > /dev/null 2> "$dir/dir.err"; then
   echo "check-config accepted a directory"; exit 1; fi
