@@ -1,6 +1,7 @@
 // `cuzk serve`: the proving daemon, and `cuzk demo-witness`: the demo
 // circuit's witness and verifying key for clients.
 #include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -54,6 +55,11 @@ void announce_when_loaded(server::Server& s, const std::string& where, std::stop
   }
 }
 
+void log_sighup() {
+  CUZK_LOG(Warn) << "received SIGHUP; ignored: cuzk does not reload its configuration. Restart it to apply "
+                    "changes (SIGTERM drains the jobs in flight first)";
+}
+
 // The configuration from the file (or the embedded default) and the flags.
 StatusOr<server::ServerConfig> build_config(const ServeArgs& a, std::vector<std::string>* warnings) {
   server::ConfigEnv env = server::read_config_env();
@@ -73,12 +79,15 @@ StatusOr<server::ServerConfig> build_config(const ServeArgs& a, std::vector<std:
 int run_serve(const ServeArgs& a) {
   // SIGTERM/SIGINT are taken by sigwait on this thread: block them before
   // any other thread exists so that every thread inherits the mask.
-  // SIGUSR2 only ends the thread that watches for a second signal.
+  // SIGUSR2 only ends the thread that watches for a second signal. SIGHUP
+  // (a closed terminal, or `kill -HUP` meant as "reload") would otherwise end
+  // the process at once, dropping every job in flight: it is logged instead.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGUSR2);
+  sigaddset(&signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   std::vector<std::string> warnings;
@@ -91,8 +100,24 @@ int run_serve(const ServeArgs& a) {
   log::Level level = log::Level::kInfo;
   log::parse_level(config->log_level, &level);
   install_stderr_log(level);
+  if (!a.check_only) {
+    // Which binary read which file: the first thing to know about a daemon
+    // that does not do what its config says.
+    std::error_code ec;
+    const std::string config_path =
+        a.config_path.empty() ? std::string() : std::filesystem::absolute(a.config_path, ec).lexically_normal().string();
+    CUZK_LOG(Info) << "cuzk " << CUZK_VERSION << " (" << CUZK_GIT_REVISION << ", " << CUZK_BUILD_TYPE
+                   << ") starting, pid " << ::getpid() << "; config "
+                   << (a.config_path.empty() ? "the embedded default (no --config)" : config_path);
+  }
   for (const std::string& w : warnings) CUZK_LOG(Warn) << "config: " << w;
   if (a.check_only) {
+    // What the listeners need (TLS files, the socket's group and directory),
+    // as the start would refuse them.
+    if (Status s = server::check_listener_files(*config); !s.ok()) {
+      std::fprintf(stderr, "cuzk serve: %s\n", s.message().c_str());
+      return 2;
+    }
     // The circuits' files too, as `serve` would refuse them at start (headers
     // only; demo circuits, whose files are generated at start, are skipped).
     engine::SourceOptions so;
@@ -127,8 +152,8 @@ int run_serve(const ServeArgs& a) {
   // "serving on" once every circuit has loaded or failed (scripts wait for it).
   std::jthread announce([s = srv->get(), where](std::stop_token stop) { announce_when_loaded(*s, where, stop); });
   int sig = 0;
-  do sigwait(&signals, &sig);
-  while (sig == SIGUSR2);
+  while (sigwait(&signals, &sig) == 0 && (sig == SIGUSR2 || sig == SIGHUP))
+    if (sig == SIGHUP) log_sighup();
   announce.request_stop();
   announce.join();
   CUZK_LOG(Info) << "received " << (sig == SIGTERM ? "SIGTERM" : "SIGINT") << "; draining (grace "
@@ -140,8 +165,10 @@ int run_serve(const ServeArgs& a) {
     // server goes away.
     std::jthread force([s, signals] {
       int again = 0;
-      while (sigwait(&signals, &again) == 0 && again != SIGUSR2)
+      while (sigwait(&signals, &again) == 0 && again != SIGUSR2) {
+        if (again == SIGHUP) continue;  // the drain goes on
         s->engine().cancel_all("the daemon was told to stop twice");
+      }
     });
     s->shutdown(std::chrono::milliseconds(config->shutdown_grace_ms));
     pthread_kill(force.native_handle(), SIGUSR2);

@@ -131,7 +131,10 @@ StatusOr<std::unique_ptr<Client>> Client::connect(const std::string& address, st
   // have been pre-empted in: the whole witness goes to whoever listens there.
   if (address.rfind("unix:", 0) == 0) {
     ASSIGN_OR_RETURN(ListenAddress a, parse_listen_address(address, "address"));
-    RETURN_IF_ERROR(check_socket_directory(a.unix_path, ::geteuid()));
+    if (!a.unix_path.empty()) {
+      RETURN_IF_ERROR(probe_unix_socket(a.unix_path));  // a missing daemon or socket is said at once
+      RETURN_IF_ERROR(check_socket_directory(a.unix_path, ::geteuid()));
+    }
   }
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(int(max_message_bytes));

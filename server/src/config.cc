@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -57,6 +58,20 @@ std::string unknown_key_message(const std::string& where, const std::string& key
          (prefix.empty() ? "here" : "of [" + prefix.substr(0, prefix.size() - 1) + "]") + " are " + known;
 }
 
+// "cuzk.toml:12: ", where a node was read from, so that an operator finds
+// the line; "" for a node without a position.
+std::string place(const toml::node& n) {
+  const toml::source_region& src = n.source();
+  if (!src.begin || !src.path) return "";
+  return *src.path + ":" + std::to_string(src.begin.line) + ": ";
+}
+
+// `s` with the place of `n` in front of its message (OK stays OK).
+Status at(const toml::node& n, Status s) {
+  if (s.ok()) return s;
+  return Status(s.code(), place(n) + s.message());
+}
+
 // Typed access to the document that remembers which keys it was asked
 // about, so the rest can be reported as unknown.
 class TomlReader {
@@ -72,7 +87,7 @@ class TomlReader {
   Status str(const std::string& section, const std::string& key, std::string* out) {
     const toml::node* n = find(section, key);
     if (!n) return ok_status();
-    if (!n->is_string()) return type_error(section, key, "a string");
+    if (!n->is_string()) return at(*n, type_error(section, key, "a string"));
     *out = *n->value<std::string>();
     return ok_status();
   }
@@ -80,7 +95,7 @@ class TomlReader {
   Status boolean(const std::string& section, const std::string& key, bool* out) {
     const toml::node* n = find(section, key);
     if (!n) return ok_status();
-    if (!n->is_boolean()) return type_error(section, key, "true or false");
+    if (!n->is_boolean()) return at(*n, type_error(section, key, "true or false"));
     *out = *n->value<bool>();
     return ok_status();
   }
@@ -89,11 +104,11 @@ class TomlReader {
   Status uint(const std::string& section, const std::string& key, U* out, uint64_t lo, uint64_t hi) {
     const toml::node* n = find(section, key);
     if (!n) return ok_status();
-    if (!n->is_integer()) return type_error(section, key, "an integer");
+    if (!n->is_integer()) return at(*n, type_error(section, key, "an integer"));
     int64_t v = *n->value<int64_t>();
     if (v < 0 || uint64_t(v) < lo || uint64_t(v) > hi)
-      return invalid_argument(section + "." + key + ": " + std::to_string(v) + " is out of range [" +
-                              std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      return at(*n, invalid_argument(section + "." + key + ": " + std::to_string(v) + " is out of range [" +
+                                     std::to_string(lo) + ", " + std::to_string(hi) + "]"));
     *out = U(v);
     return ok_status();
   }
@@ -101,7 +116,7 @@ class TomlReader {
   Status real(const std::string& section, const std::string& key, double* out) {
     const toml::node* n = find(section, key);
     if (!n) return ok_status();
-    if (!n->is_number()) return type_error(section, key, "a number");
+    if (!n->is_number()) return at(*n, type_error(section, key, "a number"));
     *out = n->is_integer() ? double(*n->value<int64_t>()) : *n->value<double>();
     return ok_status();
   }
@@ -116,17 +131,33 @@ class TomlReader {
       if (is_auto) *is_auto = false;
       return ok_status();
     }
-    if (!n->is_string()) return type_error(section, key, "a size (\"16GiB\") or a byte count");
+    if (!n->is_string()) return at(*n, type_error(section, key, "a size (\"16GiB\") or a byte count"));
     std::string s = *n->value<std::string>();
     if (is_auto && s == "auto") {
       *is_auto = true;
       return ok_status();
     }
     auto v = parse_byte_size(s);
-    if (!v.ok()) return invalid_argument(section + "." + key + ": " + v.status().message());
+    if (!v.ok()) return at(*n, invalid_argument(section + "." + key + ": " + v.status().message()));
     *out = *v;
     if (is_auto) *is_auto = false;
     return ok_status();
+  }
+
+  // `s` with the place of section.key in front, for a check made after the
+  // value was read (a range that depends on other keys).
+  Status at_key(const std::string& section, const std::string& key, Status s) const {
+    const toml::table* t = root_[section].as_table();
+    const toml::node* n = t ? t->get(key) : nullptr;
+    return n ? at(*n, std::move(s)) : s;
+  }
+
+  // Every key asked about, as "section.key".
+  std::vector<std::string> keys() const {
+    std::vector<std::string> out;
+    for (const auto& [section, keys] : known_)
+      for (const std::string& k : keys) out.push_back(section + "." + k);
+    return out;
   }
 
   // A section the readers asked about that is not a table ([server] written
@@ -136,9 +167,9 @@ class TomlReader {
     for (const auto& [section, keys] : known_) {
       const toml::node* n = root_.get(section);
       if (n && !n->is_table())
-        return invalid_argument(section + ": expected a section ([" + section + "]), found " +
+        return at(*n, invalid_argument(section + ": expected a section ([" + section + "]), found " +
                                 (n->is_array_of_tables() ? "an array of tables ([[" + section + "]])"
-                                                         : std::string("a value")));
+                                                         : std::string("a value"))));
     }
     return ok_status();
   }
@@ -153,10 +184,11 @@ class TomlReader {
       for (const auto& [k, keys] : known_) known += " " + k;
       const std::string shape = node.is_array_of_tables() ? "[[" + section + "]]" : "[" + section + "]";
       const std::string close = closest_section(section);
-      return invalid_argument("unknown section " + shape +
-                              (close.empty() ? "" : " (did you mean [" + std::string(close == "circuits" ? "[" : "") +
-                                                        close + (close == "circuits" ? "]" : "") + "]?)") +
-                              "; the sections are" + known + " circuits");
+      return at(node, invalid_argument("unknown section " + shape +
+                                       (close.empty() ? ""
+                                                      : " (did you mean [" + std::string(close == "circuits" ? "[" : "") +
+                                                            close + (close == "circuits" ? "]" : "") + "]?)") +
+                                       "; the sections are" + known + " circuits"));
     }
     return ok_status();
   }
@@ -174,7 +206,7 @@ class TomlReader {
           const std::string ks(key.str());
           if (k->second.count(ks) || is_curio_key(section, ks)) continue;
           std::vector<std::string> names(k->second.begin(), k->second.end());
-          errors->push_back(unknown_key_message(section + "." + ks, ks, names, section + "."));
+          errors->push_back(place(v) + unknown_key_message(section + "." + ks, ks, names, section + "."));
         }
     }
   }
@@ -209,11 +241,12 @@ Status read_server(TomlReader& r, ServerConfig& c) {
   RETURN_IF_ERROR(r.uint("server", "shutdown_grace_ms", &c.shutdown_grace_ms, 0, 86'400'000));
   RETURN_IF_ERROR(r.size("server", "max_message_bytes", &c.max_message_bytes));
   if (c.max_message_bytes < 4096 || c.max_message_bytes > (uint64_t(2) << 30) - 1)
-    return invalid_argument("server.max_message_bytes: must be in [4 KiB, 2 GiB)");
+    return r.at_key("server", "max_message_bytes",
+                    invalid_argument("server.max_message_bytes: must be in [4 KiB, 2 GiB)"));
   return ok_status();
 }
 
-Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c) {
+Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c, std::vector<std::string>* warnings) {
   uint64_t margin = 2 * kGiB, total = 0;
   bool is_auto = true;
   RETURN_IF_ERROR(r.size("memory", "safety_margin", &margin));
@@ -221,14 +254,28 @@ Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c) {
   if (is_auto) {
     if (env.mem_total_bytes == 0) total = 8 * kGiB;
     else if (env.mem_total_bytes <= margin)
-      return invalid_argument("memory.safety_margin: " + std::to_string(margin) + " bytes leaves nothing of MemTotal " +
-                              std::to_string(env.mem_total_bytes));
+      return r.at_key("memory", "safety_margin",
+                      invalid_argument("memory.safety_margin: " + std::to_string(margin) +
+                                       " bytes leaves nothing of MemTotal " + std::to_string(env.mem_total_bytes)));
     else total = env.mem_total_bytes - margin;
   }
-  if (total == 0) return invalid_argument("memory.total_budget: must be > 0");
+  if (total == 0) return r.at_key("memory", "total_budget", invalid_argument("memory.total_budget: must be > 0"));
+  if (!is_auto && env.mem_total_bytes != 0 && total > env.mem_total_bytes && warnings)
+    warnings->push_back("memory.total_budget: " + std::to_string(total) + " bytes is more than this machine's memory (" +
+                        std::to_string(env.mem_total_bytes) +
+                        " bytes): the budget will not hold partitions back before the system runs out of memory");
   c.engine.total_budget_bytes = total;
   RETURN_IF_ERROR(r.boolean("memory", "trim_when_idle", &c.engine.trim_memory_when_idle));
   return ok_status();
+}
+
+// A name pipeline.devices takes: auto, cpu, cuda or cuda:N (as
+// engine::make_devices reads them), so that --check-config refuses what the
+// start would.
+bool is_device_name(const std::string& d) {
+  if (d == "auto" || d == "cpu" || d == "cpu0" || d == "cuda") return true;
+  if (!d.starts_with("cuda:") || d.size() == 5 || d.size() > 8) return false;
+  return std::all_of(d.begin() + 5, d.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
 }
 
 Status read_engine(TomlReader& r, ServerConfig& c) {
@@ -244,7 +291,8 @@ Status read_engine(TomlReader& r, ServerConfig& c) {
   std::string backend = "auto";
   RETURN_IF_ERROR(r.str("pipeline", "backend", &backend));
   if (backend != "auto" && backend != "cpu" && backend != "cuda")
-    return invalid_argument("pipeline.backend: \"" + backend + "\" is not one of auto, cpu, cuda");
+    return r.at_key("pipeline", "backend",
+                    invalid_argument("pipeline.backend: \"" + backend + "\" is not one of auto, cpu, cuda"));
   if (backend != "auto") e.devices = {backend};
   // devices = "auto" | "cpu" | "cuda" | "cuda:0,cuda:1" (checked when the engine starts).
   std::string devices;
@@ -257,7 +305,13 @@ Status read_engine(TomlReader& r, ServerConfig& c) {
       std::string d = devices.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
       while (!d.empty() && d.front() == ' ') d.erase(d.begin());
       while (!d.empty() && d.back() == ' ') d.pop_back();
-      if (d.empty()) return invalid_argument("pipeline.devices: empty entry in \"" + devices + "\"");
+      if (d.empty())
+        return r.at_key("pipeline", "devices",
+                        invalid_argument("pipeline.devices: empty entry in \"" + devices + "\""));
+      if (!is_device_name(d))
+        return r.at_key("pipeline", "devices",
+                        invalid_argument("pipeline.devices: unknown device \"" + d +
+                                         "\" (expected auto, cpu, cuda, cuda:N or a list such as \"cuda:0,cuda:1\")"));
       e.devices.push_back(d);
       if (comma == std::string::npos) break;
       at = comma + 1;
@@ -319,54 +373,57 @@ Status read_filecoin_key(const std::string& k, const toml::node& v, const std::s
   return ok_status();
 }
 
+const std::set<std::string> kCircuitKeys = {"id", "zkey", "params", "r1cs", "check_r1cs"};
+const std::set<std::string> kFilecoinKeys = {"filecoin", "sector_size", "dev_seed"};
+const std::set<std::string> kBenchKeys = {"bench", "lg", "seed"};
+
+// A bench circuit: bench = "porep", lg = 8..27, seed = N (built in memory
+// with an INSECURE development key; requests bring no witness).
+Status read_bench_key(const std::string& k, const toml::node& v, const std::string& where, engine::CircuitSpec& spec) {
+  if (k == "bench") {
+    if (!v.is_string()) return invalid_argument(where + ".bench: expected a string (\"porep\")");
+    spec.bench.shape = *v.value<std::string>();
+    return ok_status();
+  }
+  if (!v.is_integer() || *v.value<int64_t>() < 0) return invalid_argument(where + "." + k + ": expected an integer >= 0");
+  if (k == "lg") spec.bench.lg = int(std::min<int64_t>(*v.value<int64_t>(), 64));
+  else spec.bench.seed = uint64_t(*v.value<int64_t>());
+  return ok_status();
+}
+
+// One key of a [[circuits]] entry; an unknown one is added to `errors`.
+Status read_circuit_key(const std::string& k, const toml::node& v, const std::string& where, engine::CircuitSpec& spec,
+                        std::vector<std::string>* errors) {
+  if (kFilecoinKeys.count(k)) return read_filecoin_key(k, v, where, spec.filecoin);
+  if (kBenchKeys.count(k)) return read_bench_key(k, v, where, spec);
+  if (!kCircuitKeys.count(k)) {
+    std::vector<std::string> names(kCircuitKeys.begin(), kCircuitKeys.end());
+    names.insert(names.end(), kFilecoinKeys.begin(), kFilecoinKeys.end());
+    names.insert(names.end(), kBenchKeys.begin(), kBenchKeys.end());
+    errors->push_back(place(v) + unknown_key_message(where + "." + k, k, names, ""));
+    return ok_status();
+  }
+  if (!v.is_string()) return invalid_argument(where + "." + k + ": expected a string");
+  std::string s = *v.value<std::string>();
+  if (k == "id") spec.id = s;
+  else if (k == "zkey") spec.zkey = s;
+  else if (k == "params") spec.params = s;
+  else if (k == "r1cs") spec.r1cs = s;
+  else spec.check_r1cs = s;
+  return ok_status();
+}
+
 Status read_circuits(const toml::table& root, ServerConfig& c, std::vector<std::string>* errors) {
   const toml::node* n = root.get("circuits");
   if (!n) return ok_status();
   const toml::array* arr = n->as_array();
-  if (!arr) return invalid_argument("circuits: expected an array of tables ([[circuits]])");
-  static const std::set<std::string> kKeys = {"id", "zkey", "params", "r1cs", "check_r1cs"};
-  static const std::set<std::string> kFilecoinKeys = {"filecoin", "sector_size", "dev_seed"};
-  static const std::set<std::string> kBenchKeys = {"bench", "lg", "seed"};
+  if (!arr) return at(*n, invalid_argument("circuits: expected an array of tables ([[circuits]])"));
   for (size_t i = 0; i < arr->size(); ++i) {
     const toml::table* t = arr->get(i)->as_table();
     std::string where = "circuits[" + std::to_string(i) + "]";
-    if (!t) return invalid_argument(where + ": expected a table");
+    if (!t) return at(*arr->get(i), invalid_argument(where + ": expected a table"));
     engine::CircuitSpec spec;
-    for (const auto& [key, v] : *t) {
-      std::string k(key.str());
-      if (kFilecoinKeys.count(k)) {
-        RETURN_IF_ERROR(read_filecoin_key(k, v, where, spec.filecoin));
-        continue;
-      }
-      // A bench circuit: bench = "porep", lg = 8..27, seed = N (built in
-      // memory with an INSECURE development key; requests bring no witness).
-      if (kBenchKeys.count(k)) {
-        if (k == "bench") {
-          if (!v.is_string()) return invalid_argument(where + ".bench: expected a string (\"porep\")");
-          spec.bench.shape = *v.value<std::string>();
-        } else {
-          if (!v.is_integer() || *v.value<int64_t>() < 0)
-            return invalid_argument(where + "." + k + ": expected an integer >= 0");
-          if (k == "lg") spec.bench.lg = int(std::min<int64_t>(*v.value<int64_t>(), 64));
-          else spec.bench.seed = uint64_t(*v.value<int64_t>());
-        }
-        continue;
-      }
-      if (!kKeys.count(k)) {
-        std::vector<std::string> names(kKeys.begin(), kKeys.end());
-        names.insert(names.end(), kFilecoinKeys.begin(), kFilecoinKeys.end());
-        names.insert(names.end(), kBenchKeys.begin(), kBenchKeys.end());
-        errors->push_back(unknown_key_message(where + "." + k, k, names, ""));
-        continue;
-      }
-      if (!v.is_string()) return invalid_argument(where + "." + k + ": expected a string");
-      std::string s = *v.value<std::string>();
-      if (k == "id") spec.id = s;
-      else if (k == "zkey") spec.zkey = s;
-      else if (k == "params") spec.params = s;
-      else if (k == "r1cs") spec.r1cs = s;
-      else spec.check_r1cs = s;
-    }
+    for (const auto& [key, v] : *t) RETURN_IF_ERROR(at(v, read_circuit_key(std::string(key.str()), v, where, spec, errors)));
     c.engine.circuits.push_back(std::move(spec));
   }
   return ok_status();
@@ -438,7 +495,7 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
   std::vector<std::string> errors;
   apply_curio_keys(root, c, warnings, &errors);  // before the readers: cuzk's own keys win
   RETURN_IF_ERROR(read_server(r, c));
-  RETURN_IF_ERROR(read_memory(r, env, c));
+  RETURN_IF_ERROR(read_memory(r, env, c, warnings));
   RETURN_IF_ERROR(read_engine(r, c));
   c.engine.circuits.clear();
   RETURN_IF_ERROR(read_circuits(root, c, &errors));
@@ -455,13 +512,36 @@ StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::str
   return c;
 }
 
+std::vector<std::string> config_keys() {
+  const toml::table empty;
+  TomlReader r(empty);
+  ConfigEnv env;
+  ServerConfig c = default_config(env);
+  // Nothing is found in an empty document, so every reader returns OK
+  // having named its keys.
+  (void)read_server(r, c);
+  (void)read_memory(r, env, c, nullptr);
+  (void)read_engine(r, c);
+  (void)read_demo(r, c);
+  std::vector<std::string> out = r.keys();
+  for (const std::set<std::string>* keys : {&kCircuitKeys, &kFilecoinKeys, &kBenchKeys})
+    for (const std::string& k : *keys) out.push_back("circuits." + k);
+  return out;
+}
+
 StatusOr<ServerConfig> load_config_file(const std::string& path, const ConfigEnv& env,
                                         std::vector<std::string>* warnings) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return invalid_argument("the config file " + path + " is a directory");
+  errno = 0;
   std::ifstream in(path);
-  if (!in) return not_found("cannot read the config file " + path);
+  if (!in) {
+    // "No such file or directory", "Permission denied": the file named on
+    // the command line is the first thing an operator checks.
+    if (errno != 0) return io_error("cannot read the config file " + path, errno);
+    return not_found("cannot read the config file " + path);
+  }
   std::stringstream text;
   text << in.rdbuf();
   if (in.bad()) return not_found("cannot read the config file " + path);
@@ -525,11 +605,35 @@ void listener_warnings(const ServerConfig& c, std::vector<std::string>* out) {
                    "anyone, in plaintext");
 }
 
+// Relative file names are opened from the daemon's working directory (/
+// under systemd), not the config file's: a config checked from its own
+// directory would name other files once the service runs it.
+void relative_path_warnings(const ServerConfig& c, std::vector<std::string>* out) {
+  auto check = [out](const std::string& key, const std::string& path) {
+    if (path.empty() || path.front() == '/') return;
+    out->push_back(key + ": \"" + path + "\" is a relative path: it is opened from the daemon's working directory "
+                   "(/ under systemd), not from the config file's; write it absolute");
+  };
+  check("server.tls_cert", c.tls_cert);
+  check("server.tls_key", c.tls_key);
+  check("server.tls_client_ca", c.tls_client_ca);
+  check("cache.dir", c.engine.cache_dir);
+  for (size_t i = 0; i < c.engine.circuits.size(); ++i) {
+    const engine::CircuitSpec& spec = c.engine.circuits[i];
+    const std::string where = "circuits[" + std::to_string(i) + "]";
+    check(where + ".zkey", spec.zkey);
+    check(where + ".params", spec.params);
+    check(where + ".r1cs", spec.r1cs);
+    check(where + ".check_r1cs", spec.check_r1cs);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> config_warnings(const ServerConfig& c, unsigned hardware_threads) {
   std::vector<std::string> out;
   listener_warnings(c, &out);
+  relative_path_warnings(c, &out);
   const engine::EngineConfig& e = c.engine;
   constexpr uint64_t kSmallestUsefulBudget = uint64_t(16) << 20;
   if (e.total_budget_bytes < kSmallestUsefulBudget)

@@ -1,7 +1,9 @@
 #include "listen_address.h"
 
 #include <arpa/inet.h>
+#include <grp.h>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -137,6 +139,68 @@ Status prepare_unix_socket(const std::string& path) {
   if (socket_is_live(path)) return already_exists("another process is listening on " + path);
   if (::unlink(path.c_str()) != 0) return io_error("cannot remove the stale socket " + path, errno);
   return ok_status();
+}
+
+namespace {
+
+std::string user_name(uid_t uid) {
+  const passwd* pw = ::getpwuid(uid);
+  return pw ? std::string(pw->pw_name) : "uid " + std::to_string(uid);
+}
+
+std::string group_name(gid_t gid) {
+  const group* gr = ::getgrgid(gid);
+  return gr ? std::string(gr->gr_name) : "gid " + std::to_string(gid);
+}
+
+// Why this user may not connect to the socket at `path`: its owner, group
+// and mode, or the directory that cannot be searched.
+std::string permission_text(const std::string& path) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) {
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    if (::stat(dir.c_str(), &st) != 0) return "permission denied";
+    return "permission denied: its directory " + dir + " belongs to " + user_name(st.st_uid) + ", group " +
+           group_name(st.st_gid) + ", mode " + mode_text(st.st_mode) + ", and " + user_name(::geteuid()) +
+           " may not enter it";
+  }
+  std::string text = "permission denied: the socket belongs to " + user_name(st.st_uid) + ", group " +
+                     group_name(st.st_gid) + ", mode " + mode_text(st.st_mode);
+  if (st.st_mode & 0020)
+    text += "; members of the group " + group_name(st.st_gid) + " may connect (`sudo usermod -aG " +
+            group_name(st.st_gid) + " " + user_name(::geteuid()) + "`, then log in again)";
+  else
+    text += "; only its owner may connect (server.socket_group lets a group in)";
+  return text;
+}
+
+}  // namespace
+
+Status probe_unix_socket(const std::string& path) {
+  const std::string at = "cannot connect to cuzk at unix://" + path + ": ";
+  struct stat dir_st{};
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  if (::stat(dir.c_str(), &dir_st) != 0 && errno == ENOENT)
+    return unavailable(at + "the directory " + dir + " does not exist (is `cuzk serve` running, listening there?)");
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return ok_status();  // gRPC says what it finds
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  const int err = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 ? 0 : errno;
+  ::close(fd);
+  switch (err) {
+    case ENOENT:
+      return unavailable(at + "no socket there (is `cuzk serve` running, listening there?)");
+    case ECONNREFUSED:
+      return unavailable(at + "nothing accepts connections on the socket (a daemon that was stopped without "
+                              "removing it? `cuzk serve` replaces it when it starts)");
+    case EACCES:
+    case EPERM:
+      return Status(StatusCode::kPermissionDenied, at + permission_text(path));
+    default:
+      return ok_status();  // connected, or an error gRPC reports as well
+  }
 }
 
 Status restrict_unix_socket(const std::string& path) {

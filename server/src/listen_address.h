@@ -49,6 +49,15 @@ Status check_socket_directory(const std::string& socket_path, uid_t uid);
 // Errors: FAILED_PRECONDITION / ALREADY_EXISTS naming the path.
 Status prepare_unix_socket(const std::string& path);
 
+// What a client finds at a unix socket, before gRPC tries (which would wait
+// its whole timeout and then say only that it could not connect): OK when a
+// process accepts there (or on an error gRPC will report anyway);
+// UNAVAILABLE when the directory or the socket is missing or nothing accepts
+// on it; PERMISSION_DENIED naming the socket's owner, group and mode (or the
+// directory that cannot be entered). Each message starts "cannot connect to
+// cuzk at unix://PATH: ".
+Status probe_unix_socket(const std::string& path);
+
 // Sets the socket file's mode to 0600 (owner only).
 Status restrict_unix_socket(const std::string& path);
 

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -71,22 +72,41 @@ StatusOr<std::shared_ptr<grpc::ServerCredentials>> server_credentials(const Serv
   return grpc::SslServerCredentials(o);
 }
 
-// Gives the socket to `group` with mode 0660, so that the group's members
-// (Curio's user beside the packaged service) may connect.
-Status share_socket(const std::string& path, const std::string& group) {
+// The id of server.socket_group. Errors: FAILED_PRECONDITION naming it.
+StatusOr<gid_t> socket_group_id(const std::string& group) {
   std::vector<char> buf(16384);
   struct group g{};
   struct group* found = nullptr;
   const int err = ::getgrnam_r(group.c_str(), &g, buf.data(), buf.size(), &found);
   if (err != 0 || found == nullptr)
     return failed_precondition("server.socket_group: no group \"" + group + "\" on this system");
-  if (::chown(path.c_str(), uid_t(-1), found->gr_gid) != 0)
+  return found->gr_gid;
+}
+
+// Gives the socket to `group` with mode 0660, so that the group's members
+// (Curio's user beside the packaged service) may connect.
+Status share_socket(const std::string& path, const std::string& group) {
+  ASSIGN_OR_RETURN(gid_t gid, socket_group_id(group));
+  if (::chown(path.c_str(), uid_t(-1), gid) != 0)
     return io_error("server.socket_group: cannot give " + path + " to group " + group, errno);
   if (::chmod(path.c_str(), 0660) != 0) return io_error("chmod 0660 " + path, errno);
   return ok_status();
 }
 
 }  // namespace
+
+Status check_listener_files(const ServerConfig& config) {
+  RETURN_IF_ERROR(server_credentials(config).status());
+  if (!config.socket_group.empty()) RETURN_IF_ERROR(socket_group_id(config.socket_group).status());
+  ASSIGN_OR_RETURN(ListenAddress a, parse_listen_address(config.listen, "server.listen"));
+  if (a.unix_path.empty()) return ok_status();
+  // A directory that is not there yet is made at start; one that is there
+  // must be trustworthy now.
+  struct stat st{};
+  const std::string dir = std::filesystem::path(a.unix_path).parent_path().string();
+  if (::lstat(dir.c_str(), &st) != 0 && errno == ENOENT) return ok_status();
+  return check_socket_directory(a.unix_path, ::geteuid());
+}
 
 Status Server::Impl::start_grpc() {
   ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials, server_credentials(config));

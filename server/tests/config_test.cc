@@ -1,10 +1,13 @@
 // TOML configuration: defaults, every section, unknown keys, invalid values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdlib.h>
 
@@ -427,6 +430,146 @@ TEST(Config, FilecoinCircuits) {
   expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = 2048\n", "params or dev_seed");
   expect_key("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = 2048\nparams = \"/x\"\nr1cs = \"/y\"\n",
              "no zkey, r1cs");
+}
+
+}  // namespace
+}  // namespace cuzk::server
+
+namespace cuzk::server {
+namespace {
+
+// A value that stops the daemon is placed: the file and the line, before the
+// key, as a compiler places an error.
+TEST(Config, ErrorsNameTheFileAndTheLine) {
+  std::vector<std::string> w;
+  auto expect_at = [&](const std::string& text, const std::string& at) {
+    auto c = parse_config(text, "/etc/cuzk/cuzk.toml", env(), &w);
+    ASSERT_FALSE(c.ok()) << text;
+    EXPECT_EQ(c.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_TRUE(c.status().message().starts_with(at)) << c.status().message();
+  };
+  expect_at("[server]\nlog_level = \"info\"\n\n[pipeline]\nworkers_per_device = 0\n",
+            "/etc/cuzk/cuzk.toml:5: pipeline.workers_per_device: 0 is out of range");
+  expect_at("[memory]\n\ntotal_budget = \"12XB\"\n", "/etc/cuzk/cuzk.toml:3: memory.total_budget: \"12XB\" is not a size");
+  expect_at("[memory]\ntotal_budget = 0\n", "/etc/cuzk/cuzk.toml:2: memory.total_budget: must be > 0");
+  expect_at("[server]\nmax_message_bytes = 10\n", "/etc/cuzk/cuzk.toml:2: server.max_message_bytes");
+  expect_at("[jobs]\nself_verify = \"yes\"\n", "/etc/cuzk/cuzk.toml:2: jobs.self_verify: expected true or false");
+  expect_at("[memory]\nbudget = \"1GiB\"\n", "/etc/cuzk/cuzk.toml:2: unknown key memory.budget");
+  expect_at("\n[memroy]\n", "/etc/cuzk/cuzk.toml:2: unknown section [memroy]");
+  expect_at("[[circuits]]\nid = \"a\"\nzkey = 5\n", "/etc/cuzk/cuzk.toml:3: circuits[0].zkey: expected a string");
+  expect_at("[[circuits]]\nid = \"a\"\nfilecoin = \"porep\"\nsector_size = \"2XB\"\n",
+            "/etc/cuzk/cuzk.toml:4: circuits[0].sector_size");
+  expect_at("[[circuits]]\nid = \"a\"\nzkey = \"/a\"\nsize = 3\n", "/etc/cuzk/cuzk.toml:4: unknown key circuits[0].size");
+}
+
+// pipeline.devices takes what the engine takes; anything else is refused when
+// the file is read, so that --check-config refuses it too.
+TEST(Config, UnknownDeviceNamesAreRefusedWhenTheFileIsRead) {
+  std::vector<std::string> w;
+  for (const char* bad : {"gpu0", "cuda:x", "cuda:", "cpu,gpu", "cuda:123456"}) {
+    auto c = parse_config(std::string("[pipeline]\ndevices = \"") + bad + "\"\n", "t", env(), &w);
+    ASSERT_FALSE(c.ok()) << bad;
+    EXPECT_NE(c.status().message().find("pipeline.devices: unknown device"), std::string::npos) << c.status().message();
+  }
+  for (const char* good : {"auto", "cpu", "cuda", "cuda:0", "cuda:0, cuda:1"}) {
+    auto c = parse_config(std::string("[pipeline]\ndevices = \"") + good + "\"\n", "t", env(), &w);
+    EXPECT_TRUE(c.ok()) << good << ": " << c.status().to_string();
+  }
+}
+
+// A budget above the machine's memory is taken, with a warning: the budget
+// then no longer holds partitions back before the system runs out.
+TEST(Config, ABudgetAboveTheMachinesMemoryIsWarnedAbout) {
+  std::vector<std::string> w;
+  auto c = parse_config("[memory]\ntotal_budget = \"1TiB\"\n", "t", env(), &w);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("memory.total_budget: 1099511627776 bytes is more than this machine's memory"), std::string::npos)
+      << w[0];
+  w.clear();
+  ASSERT_TRUE(parse_config("[memory]\ntotal_budget = \"8GiB\"\n", "t", env(), &w).ok());
+  EXPECT_TRUE(w.empty());
+}
+
+// A relative file name is opened from the daemon's working directory (/ under
+// systemd), whatever directory the config was checked from: warned about.
+TEST(Config, RelativePathsAreWarnedAbout) {
+  std::vector<std::string> w;
+  auto c = parse_config("[cache]\ndir = \"cache\"\n[[circuits]]\nid = \"a\"\nzkey = \"keys/a.zkey\"\n"
+                        "check_r1cs = \"/k/a.r1cs\"\n",
+                        "t", env(), &w);
+  ASSERT_TRUE(c.ok()) << c.status().to_string();
+  std::vector<std::string> warnings = config_warnings(*c, 2);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_EQ(warnings[0].rfind("cache.dir: \"cache\" is a relative path", 0), 0u) << warnings[0];
+  EXPECT_EQ(warnings[1].rfind("circuits[0].zkey: \"keys/a.zkey\" is a relative path", 0), 0u) << warnings[1];
+}
+
+// A config file that cannot be read says why.
+TEST(Config, AConfigFileThatCannotBeReadSaysWhy) {
+  std::vector<std::string> w;
+  const std::string path = ::testing::TempDir() + "/no-such-cuzk-config.toml";
+  auto c = load_config_file(path, env(), &w);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(c.status().message().find(path + ": No such file or directory"), std::string::npos)
+      << c.status().message();
+}
+
+// Whether `word` can be a key of ours: lower case, digits and '_'.
+bool is_key_word(const std::string& word) {
+  return !word.empty() && std::all_of(word.begin(), word.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+  });
+}
+
+// The keys docs/config.example.toml sets or shows, by section: lines
+// "key = value" and "# key = value" whose value is a TOML value (a string,
+// number, boolean), and in the comment on [[circuits]] (section "circuits")
+// every "key = ..." it describes.
+std::map<std::string, std::set<std::string>> documented_keys(const std::string& path) {
+  std::ifstream in(path);
+  std::map<std::string, std::set<std::string>> out;
+  std::string line, section;
+  while (std::getline(in, line)) {
+    if (line.starts_with("[") && line.find(']') != std::string::npos) {
+      section = line.substr(1, line.find(']') - 1);
+      continue;
+    }
+    if (line.find("Registered circuits") != std::string::npos) section = "circuits";
+    if (section.empty()) continue;  // the file's introduction
+    std::istringstream words(line.starts_with("#") ? line.substr(1) : line);
+    std::string word, previous, value;
+    if (section == "circuits") {
+      for (; words >> word; previous = word)
+        if (word == "=" && is_key_word(previous)) out[section].insert(previous);
+      continue;
+    }
+    if (words >> word >> previous >> value && previous == "=" && is_key_word(word) &&
+        (value[0] == '"' || std::isdigit(static_cast<unsigned char>(value[0])) || value == "true" || value == "false"))
+      out[section].insert(word);
+  }
+  return out;
+}
+
+// Every key the daemon reads is in the documented example, and every key the
+// example shows (commented out or not) is one the daemon reads: a key missing
+// there is one operators cannot find, a key only there one that does nothing.
+TEST(Config, EveryKeyReadIsDocumentedAndEveryDocumentedKeyIsRead) {
+  const char* src = std::getenv("CUZK_SOURCE_DIR");
+  if (!src) GTEST_SKIP() << "CUZK_SOURCE_DIR not set";
+  std::map<std::string, std::set<std::string>> documented =
+      documented_keys(std::string(src) + "/docs/config.example.toml");
+  ASSERT_FALSE(documented.empty());
+  std::set<std::string> read;
+  for (const std::string& k : config_keys()) {
+    read.insert(k);
+    const std::string section = k.substr(0, k.find('.')), key = k.substr(k.find('.') + 1);
+    EXPECT_TRUE(documented[section].count(key)) << k << " is read but not in docs/config.example.toml";
+  }
+  for (const auto& [section, keys] : documented)
+    for (const std::string& key : keys)
+      EXPECT_TRUE(read.count(section + "." + key)) << section << "." << key << " is documented but not read";
 }
 
 }  // namespace

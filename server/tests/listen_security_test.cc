@@ -56,12 +56,12 @@ TEST(ListenSecurity, ListenersReachableFromOtherMachinesAreWarnedAbout) {
   auto w = config_warnings(c, 2);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("PLAINTEXT"), std::string::npos) << w[0];
-  c.tls_cert = "cert.pem";
-  c.tls_key = "key.pem";
+  c.tls_cert = "/etc/cuzk/cert.pem";
+  c.tls_key = "/etc/cuzk/key.pem";
   w = config_warnings(c, 2);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("tls_client_ca"), std::string::npos) << w[0];
-  c.tls_client_ca = "ca.pem";
+  c.tls_client_ca = "/etc/cuzk/ca.pem";
   EXPECT_TRUE(config_warnings(c, 2).empty());
   c.status_listen = "0.0.0.0:9821";
   w = config_warnings(c, 2);

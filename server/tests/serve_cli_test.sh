@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `cuzk serve` as a process: the client commands against it, a graceful
-# SIGTERM with a job in flight (exit 0, the job finished), and a config error
-# naming its key.   serve_cli_test.sh path/to/cuzk
+# `cuzk serve` as a process: the client commands against it, SIGHUP ignored,
+# a graceful SIGTERM with a job in flight (exit 0, the job finished), config
+# errors naming their key, file and line, and what a client meets when there
+# is no daemon or it may not connect.   serve_cli_test.sh path/to/cuzk
 set -euo pipefail
 cuzk=$1
 dir=$(mktemp -d)
@@ -36,6 +37,16 @@ wait_for grep -q "serving on" "$dir/serve.out" 2>/dev/null || true
 grep -q "serving on" "$dir/serve.out" || { cat "$dir/serve.err"; exit 1; }
 
 "$cuzk" demo-witness --config "$dir/cuzk.toml" --out "$dir/w.wtns" --vk "$dir/vk.json"
+
+# The log says which binary read which file.
+grep -qE "cuzk [0-9.]+ \(.*\) starting, pid $pid; config $dir/cuzk.toml\$" "$dir/serve.err" ||
+  { echo "no version and config path in the log:"; head -3 "$dir/serve.err"; exit 1; }
+# SIGHUP (a closed terminal, a `kill -HUP` meant as reload) does not end the
+# daemon: it says so and goes on serving.
+kill -HUP "$pid"
+wait_for grep -q "received SIGHUP; ignored" "$dir/serve.err"
+kill -0 "$pid" 2>/dev/null || { echo "SIGHUP ended the daemon"; exit 1; }
+prints "^  demo " "$cuzk" status --addr "$addr"
 
 # A second daemon on a port the first one holds fails to start (no port sharing).
 http_port=$(sed -n 's|.*status http://127.0.0.1:\([0-9]*\).*|\1|p;T;q' "$dir/serve.out")  # the first line naming it
@@ -144,6 +155,54 @@ if "$cuzk" serve --config "$dir/fc.toml" --check-config > /dev/null 2> "$dir/fc.
   echo "check-config accepted a missing params file"; exit 1; fi
 grep -q "none.params" "$dir/fc.err"
 [[ ! -e "$dir/fccache" ]] || { echo "check-config wrote into the cache: $(ls -R "$dir/fccache")"; exit 1; }
+# --check-config refuses what the start refuses, before the start: an unknown
+# device, TLS files that cannot be read, a socket group this system lacks.
+for bad in 'pipeline]\ndevices = "gpu0"' 'server]\ntls_cert = "/nonexistent/c.pem"\ntls_key = "/nonexistent/k.pem"' \
+  'server]\nsocket_group = "no-such-group-cuzk"'; do
+  printf "[$bad\n" > "$dir/start.toml"
+  rc=0
+  "$cuzk" serve --config "$dir/start.toml" --check-config > /dev/null 2> "$dir/start.err" || rc=$?
+  [[ $rc -eq 2 ]] || { echo "check-config of [$bad: exit $rc"; exit 1; }
+  grep -qE "pipeline.devices|server.tls_cert|server.socket_group" "$dir/start.err" || { cat "$dir/start.err"; exit 1; }
+done
+# A value error names the file and the line.
+printf '[server]\nlog_level = "info"\n\n[pipeline]\nworkers_per_device = 0\n' > "$dir/line.toml"
+rc=0
+"$cuzk" serve --config "$dir/line.toml" --check-config > /dev/null 2> "$dir/line.err" || rc=$?
+[[ $rc -eq 2 ]] && grep -q "$dir/line.toml:5: pipeline.workers_per_device" "$dir/line.err" ||
+  { echo "no file and line: exit $rc"; cat "$dir/line.err"; exit 1; }
+# A config file that is not there is named with the reason.
+if "$cuzk" serve --config "$dir/none.toml" --check-config > /dev/null 2> "$dir/none.err"; then
+  echo "check-config accepted a missing file"; exit 1; fi
+grep -q "$dir/none.toml: No such file or directory" "$dir/none.err"
+# A client meeting no daemon is told at once what it found: no socket, or a
+# socket nobody accepts on (the daemon above has stopped and removed its own).
+started=$SECONDS
+rc=0
+"$cuzk" status --addr "$addr" 2> "$dir/nodaemon.err" || rc=$?
+[[ $rc -eq 1 ]] && grep -q "cannot connect to cuzk at $addr: no socket there" "$dir/nodaemon.err" ||
+  { echo "no daemon: exit $rc"; cat "$dir/nodaemon.err"; exit 1; }
+(( SECONDS - started < 4 )) || { echo "no daemon was reported after $((SECONDS - started)) s"; exit 1; }
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$dir/run/cuzk.sock"
+rc=0
+"$cuzk" status --addr "$addr" 2> "$dir/stale.err" || rc=$?
+[[ $rc -eq 1 ]] && grep -q "nothing accepts connections on the socket" "$dir/stale.err" ||
+  { echo "a stale socket: exit $rc"; cat "$dir/stale.err"; exit 1; }
+# A user who may not use the socket is told so, with its owner, group and mode
+# (as root, through the unprivileged user nobody).
+if [[ $(id -u) -eq 0 ]] && command -v runuser > /dev/null && id nobody > /dev/null 2>&1; then
+  mkdir -m 0755 "$dir/shared"
+  chmod 0711 "$dir"
+  python3 -c 'import os, socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o600); s.listen(); sys.stdin.read()' \
+    "$dir/shared/cuzk.sock" < <(sleep 30) &
+  listener=$!
+  wait_for test -S "$dir/shared/cuzk.sock"
+  rc=0
+  runuser -u nobody -- "$cuzk" status --addr "unix://$dir/shared/cuzk.sock" 2> "$dir/denied.err" || rc=$?
+  kill "$listener" 2>/dev/null || true
+  [[ $rc -eq 1 ]] && grep -q "permission denied: the socket belongs to root, group root, mode 0600" "$dir/denied.err" ||
+    { echo "permission denied: exit $rc"; cat "$dir/denied.err"; exit 1; }
+fi
 # A directory is not a config file.
 if "$cuzk" serve --config "$dir" --check-config > /dev/null 2> "$dir/dir.err"; then
   echo "check-config accepted a directory"; exit 1; fi

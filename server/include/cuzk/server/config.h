@@ -67,13 +67,19 @@ ServerConfig default_config(const ConfigEnv& env);
 // Parses TOML text on top of default_config(env). An unknown key is an
 // INVALID_ARGUMENT naming it and the key it most likely meant (all unknown
 // keys in one message, a line each), as is a value of the wrong type or out
-// of range. Keys of Curio's earlier cuzk daemon are taken with a line in
+// of range; each such message starts with "FILE:LINE: " where the value is
+// (source_name, and its line). Keys of Curio's earlier cuzk daemon are taken with a line in
 // *warnings naming the new key, or refused saying what cuzk does instead
 // (curio_keys.h).
 StatusOr<ServerConfig> parse_config(const std::string& toml_text, const std::string& source_name,
                                     const ConfigEnv& env, std::vector<std::string>* warnings);
 StatusOr<ServerConfig> load_config_file(const std::string& path, const ConfigEnv& env,
                                         std::vector<std::string>* warnings);
+
+// Every key parse_config reads, as "section.key", and "circuits.key" for the
+// keys of a [[circuits]] entry (not the keys of Curio's earlier daemon), so
+// that a test can hold docs/config.example.toml to them.
+std::vector<std::string> config_keys();
 
 // Checks what parse_config cannot see alone (addresses, the engine config).
 Status validate_config(const ServerConfig& config);

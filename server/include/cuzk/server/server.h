@@ -13,6 +13,13 @@
 
 namespace cuzk::server {
 
+// What the listeners need from the system, checked as Server::start would
+// but without binding anything (`cuzk serve --check-config`): the TLS PEM
+// files readable, server.socket_group a group of this system, and the unix
+// socket's directory trustworthy when it exists (check_socket_directory).
+// Errors: FAILED_PRECONDITION naming the key or the path.
+Status check_listener_files(const ServerConfig& config);
+
 class Server {
  public:
   // Starts the engine and both listeners, then makes the circuits ready in
