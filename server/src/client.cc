@@ -3,15 +3,22 @@
 #include <grpcpp/grpcpp.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 
 #include "cuzk/v1/cuzk.grpc.pb.h"
 #include "listen_address.h"
 
 namespace cuzk::server {
 namespace {
+
+// How long a client waits for a unix socket that is not there yet, or that
+// nothing accepts on yet, before it says so.
+constexpr std::chrono::milliseconds kSocketGrace{1000};
 
 Status from_grpc(const grpc::Status& s) {
   if (s.ok()) return ok_status();
@@ -132,7 +139,16 @@ StatusOr<std::unique_ptr<Client>> Client::connect(const std::string& address, st
   if (address.rfind("unix:", 0) == 0) {
     ASSIGN_OR_RETURN(ListenAddress a, parse_listen_address(address, "address"));
     if (!a.unix_path.empty()) {
-      RETURN_IF_ERROR(probe_unix_socket(a.unix_path));  // a missing daemon or socket is said at once
+      // A missing daemon or socket is said soon, and by what was found; a
+      // daemon that is binding its socket right now (a script that started it
+      // and waits for the file) gets a short grace first.
+      const auto give_up = std::chrono::steady_clock::now() + std::min(timeout, kSocketGrace);
+      Status probe = probe_unix_socket(a.unix_path);
+      while (probe.code() == StatusCode::kUnavailable && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        probe = probe_unix_socket(a.unix_path);
+      }
+      RETURN_IF_ERROR(probe);
       RETURN_IF_ERROR(check_socket_directory(a.unix_path, ::geteuid()));
     }
   }

@@ -188,6 +188,17 @@ rc=0
 "$cuzk" status --addr "$addr" 2> "$dir/stale.err" || rc=$?
 [[ $rc -eq 1 ]] && grep -q "nothing accepts connections on the socket" "$dir/stale.err" ||
   { echo "a stale socket: exit $rc"; cat "$dir/stale.err"; exit 1; }
+# A socket that appears within a second (a daemon binding it while its
+# script starts the client) is waited for, not reported missing.
+rm -f "$dir/run/cuzk.sock"
+python3 -c 'import socket, sys, time; time.sleep(0.3); s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(20)' \
+  "$dir/run/cuzk.sock" &
+late=$!
+rc=0
+"$cuzk" status --addr "$addr" 2> "$dir/late.err" || rc=$?
+kill $late 2> /dev/null; wait $late 2> /dev/null || true
+[[ $rc -eq 1 ]] && ! grep -q "no socket there" "$dir/late.err" && grep -q "cannot connect to cuzk at $addr" "$dir/late.err" ||
+  { echo "a socket bound 0.3 s late: exit $rc"; cat "$dir/late.err"; exit 1; }
 # A user who may not use the socket is told so, with its owner, group and mode
 # (as root, through the unprivileged user nobody).
 if [[ $(id -u) -eq 0 ]] && command -v runuser > /dev/null && id nobody > /dev/null 2>&1; then
