@@ -1,10 +1,12 @@
 // `cuzk bench batch` and `cuzk bench stress`: load on a running daemon,
 // reporting throughput and latency percentiles.
+#include <unistd.h>
+
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -79,8 +81,14 @@ void bench_worker(server::Client* client, const BenchArgs& a, const std::string&
   }
 }
 
+// Progress on stderr: one line rewritten in place on a terminal; elsewhere
+// (a log file, a pipe) a line of its own when a proof completes, or every
+// 10 s, so that logs stay readable.
 void progress_loop(const BenchArgs& a, Clock::time_point start, std::mutex* mu, std::vector<Sample>* samples,
                    std::atomic<bool>* done) {
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  size_t last_n = 0;
+  double last_el = 0;
   while (!done->load()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     size_t n;
@@ -89,12 +97,18 @@ void progress_loop(const BenchArgs& a, Clock::time_point start, std::mutex* mu, 
       n = samples->size();
     }
     double el = std::chrono::duration<double>(Clock::now() - start).count();
+    if (!tty && n == last_n && el - last_el < 10) continue;
+    last_n = n;
+    last_el = el;
+    const char* lead = tty ? "\r" : "";
+    const char* end = tty ? "   " : "\n";
     if (a.duration_s > 0)
-      std::fprintf(stderr, "\r%5.0f / %.0f s  %zu proofs  %.2f proofs/s   ", el, a.duration_s, n, double(n) / el);
+      std::fprintf(stderr, "%s%5.0f / %.0f s  %zu proofs  %.2f proofs/s%s", lead, el, a.duration_s, n, double(n) / el,
+                   end);
     else
-      std::fprintf(stderr, "\r%zu / %u proofs  %.1f s  %.2f proofs/s   ", n, a.count, el, double(n) / el);
+      std::fprintf(stderr, "%s%zu / %u proofs  %.1f s  %.2f proofs/s%s", lead, n, a.count, el, double(n) / el, end);
   }
-  std::fprintf(stderr, "\n");
+  if (tty) std::fprintf(stderr, "\n");
 }
 
 int run_bench(const BenchArgs& a) {

@@ -22,7 +22,11 @@ constexpr std::chrono::milliseconds kSocketGrace{1000};
 
 Status from_grpc(const grpc::Status& s) {
   if (s.ok()) return ok_status();
-  return Status(StatusCode(int(s.error_code())), s.error_message());
+  std::string message = s.error_message();
+  // gRPC's own words name no setting: say which one bounds a request.
+  if (s.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED && message.find("larger than max") != std::string::npos)
+    message += " (the daemon takes requests up to its server.max_message_bytes, 128 MiB unless its config sets it)";
+  return Status(StatusCode(int(s.error_code())), message);
 }
 
 void fill_request(const SubmitArgs& a, v1::SubmitProofRequest* r) {

@@ -120,7 +120,7 @@ Status check_socket_directory(const std::string& socket_path, uid_t uid) {
       "Remove it, or choose another path");
 }
 
-Status prepare_unix_socket(const std::string& path) {
+Status prepare_unix_socket(const std::string& path, bool* replaced_stale) {
   namespace fs = std::filesystem;
   fs::path parent = fs::path(path).parent_path();
   std::error_code ec;
@@ -138,6 +138,7 @@ Status prepare_unix_socket(const std::string& path) {
     return failed_precondition(path + " exists and is not a socket; refusing to replace it");
   if (socket_is_live(path)) return already_exists("another process is listening on " + path);
   if (::unlink(path.c_str()) != 0) return io_error("cannot remove the stale socket " + path, errno);
+  if (replaced_stale) *replaced_stale = true;
   return ok_status();
 }
 

@@ -45,9 +45,10 @@ Status check_socket_directory(const std::string& socket_path, uid_t uid);
 // Creates the socket's parent directory (mode 0700 when it is created),
 // checks it (check_socket_directory, for the effective uid, whether it was
 // found or made) and removes a stale socket at the path (refusing to remove
-// anything that is not a socket, or a socket some process still accepts on).
+// anything that is not a socket, or a socket some process still accepts on;
+// *replaced_stale says whether one was removed).
 // Errors: FAILED_PRECONDITION / ALREADY_EXISTS naming the path.
-Status prepare_unix_socket(const std::string& path);
+Status prepare_unix_socket(const std::string& path, bool* replaced_stale = nullptr);
 
 // What a client finds at a unix socket, before gRPC tries (which would wait
 // its whole timeout and then say only that it could not connect): OK when a

@@ -157,7 +157,13 @@ StatusOr<std::unique_ptr<Server>> Server::start(const ServerConfig& config) {
   // The socket's directory is checked before anything slow starts: a
   // directory another user could have made refuses the start at once.
   ASSIGN_OR_RETURN(impl->grpc_listen, parse_listen_address(config.listen, "server.listen"));
-  if (!impl->grpc_listen.unix_path.empty()) RETURN_IF_ERROR(prepare_unix_socket(impl->grpc_listen.unix_path));
+  if (!impl->grpc_listen.unix_path.empty()) {
+    bool stale = false;
+    RETURN_IF_ERROR(prepare_unix_socket(impl->grpc_listen.unix_path, &stale));
+    if (stale)
+      CUZK_LOG(Info) << "removed a stale socket at " << impl->grpc_listen.unix_path
+                     << " (nothing accepted on it: a daemon that stopped without removing it)";
+  }
   // The listeners come up before any circuit is made ready (minutes for
   // Filecoin circuits whose rows or development keys are generated): a port
   // that is taken fails the start at once, and /status shows the loading.

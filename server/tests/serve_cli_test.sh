@@ -199,6 +199,18 @@ rc=0
 kill $late 2> /dev/null; wait $late 2> /dev/null || true
 [[ $rc -eq 1 ]] && ! grep -q "no socket there" "$dir/late.err" && grep -q "cannot connect to cuzk at $addr" "$dir/late.err" ||
   { echo "a socket bound 0.3 s late: exit $rc"; cat "$dir/late.err"; exit 1; }
+# A daemon that finds a stale socket (the listener above was killed) replaces
+# it, and says so.
+[[ -S $dir/run/cuzk.sock ]] || { echo "the killed listener left no socket"; exit 1; }
+"$cuzk" serve --config "$dir/cuzk.toml" > "$dir/serve2.out" 2> "$dir/serve2.err" &
+pid=$!
+wait_for grep -q "serving on" "$dir/serve2.out" 2>/dev/null || true
+grep -q "removed a stale socket at $dir/run/cuzk.sock" "$dir/serve2.err" ||
+  { echo "the stale socket's replacement was not logged:"; cat "$dir/serve2.err"; exit 1; }
+prints "^  demo " "$cuzk" status --addr "$addr"
+kill -TERM "$pid"
+wait "$pid" || { echo "the second daemon did not stop cleanly"; exit 1; }
+pid=""
 # A user who may not use the socket is told so, with its owner, group and mode
 # (as root, through the unprivileged user nobody).
 if [[ $(id -u) -eq 0 ]] && command -v runuser > /dev/null && id nobody > /dev/null 2>&1; then
