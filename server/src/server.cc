@@ -160,9 +160,10 @@ StatusOr<std::unique_ptr<Server>> Server::start(const ServerConfig& config) {
   if (!impl->grpc_listen.unix_path.empty()) {
     bool stale = false;
     RETURN_IF_ERROR(prepare_unix_socket(impl->grpc_listen.unix_path, &stale));
-    if (stale)
+    if (stale) {
       CUZK_LOG(Info) << "removed a stale socket at " << impl->grpc_listen.unix_path
                      << " (nothing accepted on it: a daemon that stopped without removing it)";
+    }
   }
   // The listeners come up before any circuit is made ready (minutes for
   // Filecoin circuits whose rows or development keys are generated): a port
