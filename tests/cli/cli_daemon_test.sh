@@ -7,6 +7,8 @@
 # that do not repeat after a restart, and --public writing one list per proof.
 #   cli_daemon_test.sh path/to/cuzk WORKDIR
 set -euo pipefail
+# shellcheck source=tests/lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
 cuzk=$(realpath "$1")
 work=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,25 +19,6 @@ trap cleanup EXIT
 # Polls until the command succeeds; the bound only guards against a hang (a
 # loaded machine makes the test slower, not failed).
 wait_for() { local end=$((SECONDS + 120)); until "$@"; do ((SECONDS < end)) || return 1; sleep 0.05; done; }
-passed=0
-failed=0
-step=0
-run() {  # run WANT_RC "description" command...
-  local want=$1 what=$2; shift 2
-  step=$((step + 1)); last=log.$step
-  local rc=0
-  "$@" > "$last" 2>&1 || rc=$?
-  if [[ $rc -eq $want ]]; then passed=$((passed + 1)); echo "  ok    $what"
-  else failed=$((failed + 1)); echo "  FAIL  $what (exit $rc, want $want)"; sed 's/^/        /' "$last" | tail -8; fi
-}
-says() {
-  if grep -qE -- "$2" "$last"; then passed=$((passed + 1)); echo "  ok    ... $1"
-  else failed=$((failed + 1)); echo "  FAIL  ... $1 (no /$2/ in:)"; sed 's/^/        /' "$last" | tail -8; fi
-}
-lacks() {
-  if grep -qE -- "$2" "$last"; then failed=$((failed + 1)); echo "  FAIL  ... $1 (/$2/ found)"
-  else passed=$((passed + 1)); echo "  ok    ... $1"; fi
-}
 start_daemon() {
   "$cuzk" serve --config cuzk.toml > serve.out 2> serve.err &
   pid=$!

@@ -10,28 +10,11 @@
 #   - a multi-proof file checked by --index or whole, one list of public inputs per proof.
 #   cli_files_test.sh path/to/cuzk WORKDIR
 set -euo pipefail
+# shellcheck source=tests/lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
 cuzk=$(realpath "$1")
 work=$2
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
-passed=0
-failed=0
-step=0
-run() {  # run WANT_RC "description" command...: the exit status must be WANT_RC
-  local want=$1 what=$2; shift 2
-  step=$((step + 1)); last=log.$step
-  local rc=0
-  "$@" > "$last" 2>&1 || rc=$?
-  if [[ $rc -eq $want ]]; then passed=$((passed + 1)); echo "  ok    $what"
-  else failed=$((failed + 1)); echo "  FAIL  $what (exit $rc, want $want)"; sed 's/^/        /' "$last" | tail -8; fi
-}
-says() {  # says "description" PATTERN: the last command's output matches (grep -E)
-  if grep -qE -- "$2" "$last"; then passed=$((passed + 1)); echo "  ok    ... $1"
-  else failed=$((failed + 1)); echo "  FAIL  ... $1 (no /$2/ in:)"; sed 's/^/        /' "$last" | tail -8; fi
-}
-lacks() {  # lacks "description" PATTERN: the last command's output does not match
-  if grep -qE -- "$2" "$last"; then failed=$((failed + 1)); echo "  FAIL  ... $1 (/$2/ found)"
-  else passed=$((passed + 1)); echo "  ok    ... $1"; fi
-}
 
 printf '[cache]\ndir = "%s/cache"\n[demo]\nlg_domain = 8\npublic_inputs = 3\n' "$work" > cuzk.toml
 "$cuzk" demo-witness --config cuzk.toml --out w.wtns --vk vk.json > /dev/null

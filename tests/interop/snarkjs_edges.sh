@@ -16,6 +16,8 @@
 # Inputs and circuit sizes are drawn fresh each run.
 # Usage: snarkjs_edges.sh CUZK NODE_MODULES WORKDIR
 set -euo pipefail
+# shellcheck source=tests/lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
 if [[ ! -x $2/.bin/snarkjs || ! -x $2/.bin/circom2 ]]; then
   echo "SKIP: the Node test packages (snarkjs, circom2) are not installed in $2; scripts/setup.sh --test installs them"
   exit 77
@@ -26,22 +28,6 @@ WORK=$3
 export PATH="$NODE_MODULES/.bin:$PATH"
 rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK"
 
-passed=0
-failed=0
-step=0
-last=""
-run() {  # run WANT_RC "description" command...: the exit status must be WANT_RC
-  local want=$1 what=$2; shift 2
-  step=$((step + 1)); last=log.$step
-  local rc=0
-  "$@" > "$last" 2>&1 || rc=$?
-  if [[ $rc -eq $want ]]; then passed=$((passed + 1)); echo "  ok    $what"
-  else failed=$((failed + 1)); echo "  FAIL  $what (exit $rc, want $want)"; sed 's/^/        /' "$last" | tail -8; fi
-}
-says() {  # says "description" PATTERN: the last command's output matches (grep -E)
-  if grep -qE -- "$2" "$last"; then passed=$((passed + 1)); echo "  ok    ... $1"
-  else failed=$((failed + 1)); echo "  FAIL  ... $1 (no /$2/ in:)"; sed 's/^/        /' "$last" | tail -8; fi
-}
 rand() { od -An -N6 -tu8 /dev/urandom | tr -d ' '; }
 # snarkjs groth16 verify exits 0 and says OK only for a valid proof.
 snarkjs_accepts() { local out; out=$(snarkjs groth16 verify "$@" 2>&1) && grep -q "OK" <<< "$out"; }
