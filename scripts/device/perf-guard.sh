@@ -120,11 +120,14 @@ run_tests() {
     echo $? > "$RAW/$tag.rc"
     echo $(( $(date +%s) - s )) > "$RAW/$tag.s"
   }
-  local p
+  # The parts' pids, waited on by name: a bare `wait` would also wait for
+  # the `tee` of this script's own output (a process substitution), which
+  # ends only when the script does.
+  local p pids=()
   for p in "${parts[@]}"; do
-    if [[ ${GUARD_TESTS_SERIAL:-0} == 1 ]]; then run_part "$p"; else run_part "$p" & fi
+    if [[ ${GUARD_TESTS_SERIAL:-0} == 1 ]]; then run_part "$p"; else run_part "$p" & pids+=($!); fi
   done
-  wait
+  (( ${#pids[@]} )) && wait "${pids[@]}"
   for p in "${parts[@]}"; do
     local t=${p%%:*} tag
     tag=$(basename "$t")
