@@ -64,6 +64,11 @@ StatusOr<bool> Event::done() const {
 }
 
 StatusOr<float> Event::elapsed_ms(const Event& start, const Event& end) {
+  // cudaEventElapsedTime fails with cudaErrorNotReady while either event is
+  // still queued (e.g. a stage mark recorded on a stream the host did not
+  // wait for): wait for both first.
+  RETURN_IF_ERROR(start.synchronize());
+  RETURN_IF_ERROR(end.synchronize());
   float ms = 0;
   RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), end.get())));
   return ms;

@@ -2,9 +2,11 @@
 // buffers, pinning and the checked-call macro. Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "cuzk/gpu/buffer.h"
@@ -123,6 +125,26 @@ TEST_F(GpuTest, BuffersStreamsAndEvents) {
   ASSERT_TRUE(dev->download(back.data(), n, other->get()).ok());
   ASSERT_TRUE(other->synchronize().ok());
   EXPECT_EQ(back[12345], 0u);
+}
+
+// The time between two events whose end is still queued: elapsed_ms waits
+// for it (cudaEventElapsedTime alone answers cudaErrorNotReady). A host
+// function holds the stream for 100 ms between the two events.
+TEST_F(GpuTest, ElapsedTimeWaitsForAnEventStillQueued) {
+  auto stream = Stream::create();
+  auto start = Event::create(true);
+  auto end = Event::create(true);
+  ASSERT_TRUE(stream.ok() && start.ok() && end.ok());
+  ASSERT_TRUE(start->record(*stream).ok());
+  auto hold = [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(100)); };
+  ASSERT_TRUE(CUZK_CUDA_CHECK(cudaLaunchHostFunc(stream->get(), hold, nullptr)).ok());
+  ASSERT_TRUE(end->record(*stream).ok());
+  auto ms = Event::elapsed_ms(*start, *end);
+  ASSERT_TRUE(ms.ok()) << ms.status().to_string();
+  EXPECT_GE(*ms, 90.0f);
+  auto done = end->done();
+  ASSERT_TRUE(done.ok());
+  EXPECT_TRUE(*done);
 }
 
 // cudaHostRegister pins a range once per process; HostRegistration counts

@@ -57,7 +57,8 @@ class Event {
   Status synchronize() const;
   // True when the recorded work has completed.
   StatusOr<bool> done() const;
-  // Milliseconds between two completed timing events.
+  // Milliseconds between two timing events, once both have completed (it
+  // waits for them).
   static StatusOr<float> elapsed_ms(const Event& start, const Event& end);
 
  private:
