@@ -46,7 +46,8 @@ void Engine::Impl::stop_loading() {
   std::string busy;
   {
     MutexLock lock(circuits_mu_);
-    if (!loader_.joinable()) return;
+    retry_stop_.request_stop();
+    if (!loader_.joinable() && retries_in_flight_ == 0) return;
     loader_.request_stop();
     for (const CircuitLoad& c : circuits_)
       if (c.state == CircuitState::kLoading && is_set(c.began)) busy = "circuit \"" + c.id + "\" (" + c.step + ")";
@@ -54,7 +55,9 @@ void Engine::Impl::stop_loading() {
   if (!busy.empty()) {
     CUZK_LOG(Info) << "stopping: waiting for " << busy << " to finish its current step";
   }
-  loader_.join();
+  if (loader_.joinable()) loader_.join();
+  MutexLock lock(circuits_mu_);
+  while (retries_in_flight_ != 0) circuits_cv_.wait(circuits_mu_);
 }
 
 void Engine::Impl::load_circuits(std::stop_token stop) {
@@ -120,6 +123,7 @@ void Engine::Impl::end_load(size_t index, const Status& result) {
     MutexLock lock(circuits_mu_);
     CircuitLoad& c = circuits_[index];
     c.ended = Clock::now();
+    c.last_attempt_end = env_->now();
     c.state = result.ok() ? CircuitState::kReady : CircuitState::kFailed;
     c.error = result.ok() ? std::string() : without_id(result.message(), c.id);
     id = c.id;
@@ -136,7 +140,10 @@ void Engine::Impl::end_load(size_t index, const Status& result) {
   } else {
     CUZK_LOG(Error) << "circuit \"" << id << "\" failed to load (" << step << ", after " << duration_text(total_ms)
                     << "): " << result.to_string()
-                    << (config_.load_in_background ? "; its requests are refused, the other circuits are served" : "");
+                    << (config_.load_in_background
+                            ? "; its requests are refused, the other circuits are served; a preload or a request "
+                              "for it tries again"
+                            : "");
   }
 }
 
@@ -150,6 +157,47 @@ bool Engine::Impl::wait_for_circuits(std::chrono::milliseconds timeout) {
     if (Clock::now() >= deadline) return false;
     circuits_cv_.wait_until(circuits_mu_, deadline);
   }
+}
+
+std::optional<size_t> Engine::Impl::claim_retry(const std::string& id) {
+  MutexLock lock(circuits_mu_);
+  if (retry_stop_.stop_requested()) return std::nullopt;
+  for (size_t i = 0; i < circuits_.size(); ++i) {
+    CircuitLoad& c = circuits_[i];
+    if (c.id != id) continue;
+    if (c.state != CircuitState::kFailed) return std::nullopt;
+    const auto interval = std::chrono::milliseconds(config_.circuit_retry_interval_ms);
+    if (env_->now() - c.last_attempt_end < interval) return std::nullopt;
+    c.state = CircuitState::kLoading;
+    c.step = "trying again";
+    c.began = c.step_began = Clock::time_point();
+    ++c.attempts;
+    ++retries_in_flight_;
+    return i;
+  }
+  return std::nullopt;
+}
+
+Status Engine::Impl::ready_or_retry(const std::string& id) {
+  std::optional<size_t> index = claim_retry(id);
+  if (index) {
+    uint32_t attempt = 0;
+    {
+      MutexLock lock(circuits_mu_);
+      attempt = circuits_[*index].attempts + 1;
+    }
+    CUZK_LOG(Info) << "circuit \"" << id << "\" failed to load before; trying again (attempt " << attempt << ")";
+    Status s = load_circuit(*index, retry_stop_.get_token());
+    end_load(*index, s);
+    {
+      MutexLock lock(circuits_mu_);
+      --retries_in_flight_;
+    }
+    circuits_cv_.notify_all();
+    if (s.code() == StatusCode::kCancelled)
+      return unavailable("the daemon is shutting down; circuit " + bounded_quote(id) + " was not loaded");
+  }
+  return check_circuit_ready(id);
 }
 
 Status Engine::Impl::check_circuit_ready(const std::string& id) const {

@@ -146,8 +146,13 @@ class ZkeySource : public KeyFileSource {
  private:
   StatusOr<CircuitInfo> describe_impl() override {
     ASSIGN_OR_RETURN(MappedFile f, options_.env->map_file(zkey_));
-    ASSIGN_OR_RETURN(io::Iden3Container c, io::parse_iden3_container(f.bytes(), "zkey"));
-    ASSIGN_OR_RETURN(io::ZkeyHeader h, io::parse_zkey_header(f.bytes(), c));
+    // The readers name the byte; the path is added here (a header cut short
+    // while the file is still being written or downloaded).
+    StatusOr<io::Iden3Container> c = io::parse_iden3_container(f.bytes(), "zkey");
+    if (!c.ok()) return c.status().with_context(zkey_);
+    StatusOr<io::ZkeyHeader> header = io::parse_zkey_header(f.bytes(), *c);
+    if (!header.ok()) return header.status().with_context(zkey_);
+    const io::ZkeyHeader& h = *header;
     CircuitInfo info;
     info.num_vars = h.num_vars;
     info.num_public = h.num_public;
@@ -208,7 +213,9 @@ class ParamsSource : public KeyFileSource {
   StatusOr<CircuitInfo> describe_impl() override {
     ASSIGN_OR_RETURN(r1cs::CircuitShape shape, read_circuit_shape(options_.env, r1cs_));
     ASSIGN_OR_RETURN(MappedFile f, options_.env->map_file(params_));
-    ASSIGN_OR_RETURN(io::ParamsLayout layout, io::scan_params(f.bytes()));
+    StatusOr<io::ParamsLayout> scanned = io::scan_params(f.bytes());
+    if (!scanned.ok()) return scanned.status().with_context(params_);
+    const io::ParamsLayout& layout = *scanned;
     if (layout.ic_len != shape.num_inputs)
       return invalid_argument(params_ + " has " + std::to_string(layout.ic_len) + " inputs but " + r1cs_ + " has " +
                               std::to_string(shape.num_inputs));

@@ -177,7 +177,7 @@ StatusOr<SubmitResult> Engine::Impl::submit_unmetered(JobRequest request) {
   RETURN_IF_ERROR(check_request_fields(request));
   request.priority = effective_priority(request.kind, request.priority);
   if (is_filecoin_kind(request.kind)) RETURN_IF_ERROR(route_filecoin_request(request));
-  if (!request.circuit_id.empty()) RETURN_IF_ERROR(check_circuit_ready(request.circuit_id));
+  if (!request.circuit_id.empty()) RETURN_IF_ERROR(ready_or_retry(request.circuit_id));
   auto digest = request_digest(request);
   {
     MutexLock lock(mu_);
@@ -399,6 +399,7 @@ void Engine::Impl::stop_accepting() {
   }
   MutexLock lock(circuits_mu_);
   loader_.request_stop();  // no circuit starts loading after this
+  retry_stop_.request_stop();  // nor loading again; a retry in flight ends at its next step
 }
 
 bool Engine::Impl::drain(std::chrono::milliseconds grace) {

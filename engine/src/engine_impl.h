@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -217,6 +218,12 @@ class Engine::Impl {
   // UNAVAILABLE naming the step of one still loading, FAILED_PRECONDITION
   // saying why one failed to load.
   Status check_circuit_ready(const std::string& id) const EXCLUDES(circuits_mu_);
+  // check_circuit_ready(), but a circuit kept as failed is first loaded again
+  // on the caller's thread (see EngineConfig::circuit_retry_interval_ms);
+  // callers that come meanwhile get UNAVAILABLE naming the retry's step.
+  // The retry ends at its next step once the engine stops accepting work
+  // (the circuit stays failed; the caller gets UNAVAILABLE).
+  Status ready_or_retry(const std::string& id) EXCLUDES(circuits_mu_);
   std::vector<CircuitLoadStatus> circuit_status() const EXCLUDES(circuits_mu_);
   StatusOr<JobResult> await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout);
   StatusOr<bool> cancel(const std::string& job_id);
@@ -252,10 +259,15 @@ class Engine::Impl {
   // Circuit `index` begins `step`: shown in status, logged with the time the
   // step before it took.
   void begin_step(size_t index, std::string step) EXCLUDES(circuits_mu_);
-  // Stops the loader thread: no circuit starts loading after this; the step
-  // in progress (which cannot be interrupted) ends first.
+  // Stops the loader thread and retries on callers' threads: no circuit
+  // starts loading after this; the step in progress (which cannot be
+  // interrupted) ends first, and every retry has ended on return.
   void stop_loading() EXCLUDES(circuits_mu_);
   void end_load(size_t index, const Status& result) EXCLUDES(circuits_mu_);
+  // The index of circuit `id` when it is failed and due for another attempt
+  // (it is then marked loading, and counted in retries_in_flight_), else
+  // nullopt.
+  std::optional<size_t> claim_retry(const std::string& id) EXCLUDES(circuits_mu_);
 
   // pipeline.cc
   void remove_stale_cache_files();
@@ -367,11 +379,18 @@ class Engine::Impl {
     CircuitState state = CircuitState::kLoading;
     std::string step = "waiting for the circuits before it", error;
     Clock::time_point began, step_began, ended;
+    Env::Clock::time_point last_attempt_end;  // on env_'s clock: when its last attempt ended
+    uint32_t attempts = 0;
   };
   mutable Mutex circuits_mu_;
-  CondVar circuits_cv_;  // a circuit left kLoading
+  CondVar circuits_cv_;  // a circuit left kLoading, or a retry ended
   std::vector<CircuitLoad> circuits_ GUARDED_BY(circuits_mu_);
   std::jthread loader_;  // load_circuits(), with config_.load_in_background
+  // Retries of failed circuits run on their callers' threads: this stops
+  // them (stop_accepting(), stop_loading()), which then waits until
+  // retries_in_flight_ is 0.
+  std::stop_source retry_stop_;
+  uint32_t retries_in_flight_ GUARDED_BY(circuits_mu_) = 0;
 
   friend class Engine;
 };

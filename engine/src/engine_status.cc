@@ -193,7 +193,7 @@ StatusOr<uint64_t> Engine::partition_reservation_bytes(const std::string& id, ui
 // where it fits (the DEVICE tier). EvictSRS: out of both (the DEVICE copies go
 // when the host key leaves HOT).
 StatusOr<KeyManager::PreloadResult> Engine::preload(const std::string& id) {
-  RETURN_IF_ERROR(impl_->check_circuit_ready(id));
+  RETURN_IF_ERROR(impl_->ready_or_retry(id));
   ASSIGN_OR_RETURN(KeyManager::PreloadResult r, impl_->keys_->preload(id));
   RETURN_IF_ERROR(impl_->place_on_devices(id));
   impl_->make_pinned_inputs(id);

@@ -143,6 +143,12 @@ struct EngineConfig {
   // its reason while the others are served (the daemon: its listeners are
   // up meanwhile).
   bool load_in_background = false;
+  // A circuit kept as "failed" is loaded again when it is asked for (a
+  // preload or a proof request: Filecoin .params files still downloading
+  // when the daemon started), at most once per this interval, measured on
+  // the Env's clock from the end of its last attempt; within it the last
+  // error is returned without touching the files.
+  uint64_t circuit_retry_interval_ms = 1000;
   // Builds a circuit's source in place of make_circuit_source (tests: a slow
   // or failing circuit). Null: make_circuit_source.
   std::function<StatusOr<std::unique_ptr<CircuitSource>>(const CircuitSpec&, const SourceOptions&)> source_factory;
