@@ -130,6 +130,8 @@ def read_launches(path):
 def family(name):
     """A kernel's name without its template arguments and parameters."""
     name = re.sub(r"^(void|static|__global__)\s+", "", name.strip())
+    # ncu writes the anonymous namespace "unnamed>" (or "(anonymous namespace)").
+    name = re.sub(r"(\(anonymous namespace\)|\bunnamed>)::", "", name)
     depth, out = 0, []
     for ch in name:
         if ch in "<(":
@@ -145,6 +147,7 @@ def family(name):
 
 def variant(name):
     """The template arguments, which tell a kernel's instantiations apart."""
+    name = re.sub(r"(\(anonymous namespace\)|\bunnamed>)::", "", name)
     m = re.search(r"<(.*)>", name.split("(")[0])
     return re.sub(r"(\w+::)+", "", m.group(1)) if m else ""
 

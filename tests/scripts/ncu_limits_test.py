@@ -20,7 +20,8 @@ IDENT = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Contex
 FWD = "void pair_forward_kernel<ff::cuda::Fp, true>(PairItems<ff::cuda::Fp, true>, const unsigned int *, unsigned int)"
 BWD = ("void cuzk::msm::cuda::kernels::pair_backward_kernel<cuzk::ff::cuda::Fp, false>"
        "(cuzk::msm::cuda::kernels::PairItems<cuzk::ff::cuda::Fp, false>, const unsigned int *)")
-NTT = "ntt_pass_kernel(ff::cuda::Fr *, PassArgs)"
+# As ncu writes a kernel in an anonymous namespace: "unnamed>::".
+NTT = "void unnamed>::ntt_pass_kernel<0, 0>(Mont<FrParams> *, unnamed>::PassArgs)"
 
 
 def random_launch(rng, kind):
@@ -128,14 +129,14 @@ class NcuLimits(unittest.TestCase):
         finally:
             os.unlink(path)
         by_key = self.check_rows(launches, rows)
-        self.assertTrue(by_key[("ntt_pass_kernel", "")]["limit"].startswith("memory (dram"))
+        self.assertTrue(by_key[("ntt_pass_kernel", "0, 0")]["limit"].startswith("memory (dram"))
 
     def test_table_names_every_kernel(self):
         launches = [(FWD, random_launch(self.rng, "latency")), (NTT, random_launch(self.rng, "pipe"))]
         text = nl.table(nl.summarize(nl.read_launches(write(details_csv(launches, noise=False)))))
         self.assertEqual(len(text.splitlines()), 4)
         self.assertIn("| pair_forward_kernel | Fp, true |", text)
-        self.assertIn("| ntt_pass_kernel |  |", text)
+        self.assertIn("| ntt_pass_kernel | 0, 0 |", text)
 
     def test_metric_list_keeps_what_the_gpu_knows(self):
         known = self.rng.sample(nl.WANTED, self.rng.randint(1, len(nl.WANTED) - 1))
@@ -158,7 +159,7 @@ class NcuLimits(unittest.TestCase):
         finally:
             os.unlink(path)
         self.assertTrue(by_key[("pair_forward_kernel", "Fp, true")]["limit"].startswith("compute (SM"))
-        self.assertTrue(by_key[("ntt_pass_kernel", "")]["limit"].startswith("latency (no stall metrics"))
+        self.assertTrue(by_key[("ntt_pass_kernel", "0, 0")]["limit"].startswith("latency (no stall metrics"))
 
     def test_no_header_no_launches(self):
         path = write("==PROF== nothing profiled\n")
