@@ -8,11 +8,6 @@
 # Test binaries named are built and packed under tests/ (perf-guard.sh's
 # `tests` step runs them there); bin/ holds cuzk and cuzk-gpu-bench (the
 # kernel benches, for env-ab.sh and profiling).
-# PACK_KARATSUBA=1 also builds, in build-cuda-karatsuba/ with the
-# compile-time experiments CUZK_MSM_G1_KARATSUBA=ON and
-# CUZK_NTT_FR_KARATSUBA=ON, cuzk-gpu-bench, msm_cuda_test and ntt_cuda_test,
-# packed as bin/cuzk-gpu-bench-karatsuba and tests/*_karatsuba (the G1 MSM
-# and the NTT are separate benches, so one binary A/Bs both).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cmake --preset cuda >/dev/null
@@ -32,13 +27,6 @@ ldd build-cuda/bin/cuzk build-cuda/bin/cuzk-gpu-bench "${@/#/build-cuda/tests/}"
     *) [[ -f $stage/lib/$(basename "$lib") ]] || cp -L "$lib" "$stage/lib/" ;;
   esac
 done
-if [[ ${PACK_KARATSUBA:-0} == 1 ]]; then
-  cmake --preset cuda -B build-cuda-karatsuba -DCUZK_MSM_G1_KARATSUBA=ON -DCUZK_NTT_FR_KARATSUBA=ON >/dev/null
-  cmake --build build-cuda-karatsuba -j "$(nproc)" --target cuzk-gpu-bench msm_cuda_test ntt_cuda_test
-  cp build-cuda-karatsuba/bin/cuzk-gpu-bench "$stage/bin/cuzk-gpu-bench-karatsuba"
-  cp build-cuda-karatsuba/tests/msm_cuda_test "$stage/tests/msm_cuda_test_karatsuba"
-  cp build-cuda-karatsuba/tests/ntt_cuda_test "$stage/tests/ntt_cuda_test_karatsuba"
-fi
 git rev-parse HEAD > "$stage/commit"
 git status --porcelain | grep -q . && echo dirty >> "$stage/commit"
 mkdir -p .carry

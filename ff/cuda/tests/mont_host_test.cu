@@ -75,13 +75,9 @@ void check_all() {
       to_words(b, wb);
       detail::mont_mul<N>(r, wa, wb, p, inv);
       ASSERT_EQ(from_words<F>(r), a * b) << "mul a=" << a.to_hex() << " b=" << b.to_hex();
-      detail::mont_mul_karatsuba<N>(r, wa, wb, p, inv);
-      ASSERT_EQ(from_words<F>(r), a * b) << "karatsuba a=" << a.to_hex() << " b=" << b.to_hex();
       if constexpr (kSparse) {
         detail::mont_mul<N, true>(r, wa, wb, p, inv);
         ASSERT_EQ(from_words<F>(r), a * b) << "sparse mul a=" << a.to_hex() << " b=" << b.to_hex();
-        detail::mont_mul_karatsuba<N, true>(r, wa, wb, p, inv);
-        ASSERT_EQ(from_words<F>(r), a * b) << "sparse karatsuba a=" << a.to_hex() << " b=" << b.to_hex();
       }
       detail::mod_add<N>(r, wa, wb, p);
       ASSERT_EQ(from_words<F>(r), a + b) << "add a=" << a.to_hex() << " b=" << b.to_hex();
@@ -178,13 +174,6 @@ void check_lazy() {
           // The exact product with a lazy second operand is fully reduced.
           detail::mont_mul<N, kSparse>(r, wa_exact, wb, p, inv);
           ASSERT_EQ(from_words<F>(r), a * b) << "mul of lazy b a=" << a.to_hex() << " b=" << b.to_hex();
-          // The Karatsuba product's lazy and exact forms (the experiments'
-          // CUZK_NTT_FR_KARATSUBA and CUZK_MSM_G1_KARATSUBA).
-          detail::mont_mul_karatsuba<N, kSparse, false>(r, wa_exact, wb, p, inv);
-          ASSERT_TRUE(below_2p(r)) << "lazy karatsuba a=" << a.to_hex() << " b=" << b.to_hex();
-          ASSERT_EQ(value(r), a * b) << "lazy karatsuba a=" << a.to_hex() << " b=" << b.to_hex();
-          detail::mont_mul_karatsuba<N, kSparse>(r, wa_exact, wb, p, inv);
-          ASSERT_EQ(from_words<F>(r), a * b) << "karatsuba of lazy b a=" << a.to_hex() << " b=" << b.to_hex();
           ++checked;
         }
       }
@@ -229,61 +218,6 @@ TEST(MontHost, FpSquareMatchesCpuField) {
     to_words(a, wa);
     detail::mont_sqr<N>(r, wa, p, uint32_t(FpParams::kInv));
     ASSERT_EQ(from_words<Fp>(r), a * a) << "mont_sqr a=" << a.to_hex();
-  }
-}
-
-// The Karatsuba product (CUZK_FP_KARATSUBA) and its H-word building block,
-// against the CPU field and plain 64-bit arithmetic.
-TEST(MontHost, FpKaratsubaMatchesCpuField) {
-  constexpr int N = FpCases::N;
-  FpCases cases(5000);
-  const uint32_t* p = cases.p;
-  std::vector<Fp>& v = cases.v;
-  TestRng& rng = cases.rng;
-  // Halves whose sums carry (a0 + a1 ≥ 2^192) and whose do not.
-  for (int i = 0; i < 64; ++i) {
-    typename Fp::Repr w{};
-    for (int j = 0; j < 3; ++j) w[j] = ~uint64_t(0) - (rng() & 0xff);
-    for (int j = 3; j < 6; ++j) w[j] = (j == 5 ? 0x19ffffffffffffffull : ~uint64_t(0)) - (rng() & 0xff);
-    v.push_back(Fp::from_mont(w));
-  }
-  size_t n = 0;
-  for (size_t i = 0; i < v.size(); ++i) {
-    const Fp& a = v[i];
-    const Fp& b = v[(i * 7 + 3) % v.size()];
-    uint32_t wa[N], wb[N], r[N];
-    to_words(a, wa);
-    to_words(b, wb);
-    detail::mont_mul_karatsuba<N>(r, wa, wb, p, uint32_t(FpParams::kInv));
-    ASSERT_EQ(from_words<Fp>(r), a * b) << "karatsuba a=" << a.to_hex() << " b=" << b.to_hex();
-    detail::mont_mul_karatsuba<N>(r, wa, wa, p, uint32_t(FpParams::kInv));
-    ASSERT_EQ(from_words<Fp>(r), a * a) << "karatsuba square a=" << a.to_hex();
-    ++n;
-  }
-  EXPECT_GT(n, 5000u);
-  // mul_words<6>: the 12-word product of two 6-word values.
-  for (int t = 0; t < 2000; ++t) {
-    uint32_t x[6], y[6], z[12];
-    for (int k = 0; k < 6; ++k) {
-      x[k] = t < 10 ? 0xffffffffu : uint32_t(rng());
-      y[k] = t < 5 ? 0xffffffffu : uint32_t(rng());
-    }
-    detail::mul_words<6>(z, x, y);
-    uint64_t want[12] = {};
-    for (int i = 0; i < 6; ++i) {
-      uint64_t carry = 0;
-      for (int j = 0; j < 6; ++j) {
-        const unsigned __int128 s = (unsigned __int128)x[i] * y[j] + want[i + j] + carry;
-        want[i + j] = uint64_t(s) & 0xffffffffu;
-        carry = uint64_t(s >> 32);
-      }
-      for (int k = i + 6; carry != 0 && k < 12; ++k) {
-        const uint64_t s = want[k] + carry;
-        want[k] = s & 0xffffffffu;
-        carry = s >> 32;
-      }
-    }
-    for (int k = 0; k < 12; ++k) ASSERT_EQ(z[k], uint32_t(want[k])) << "word " << k << " case " << t;
   }
 }
 

@@ -15,9 +15,9 @@
 // "The prepared work measured": 18.34 SM-cycles with D = 740, against 9.60
 // and 11.62 alone), and such a product, tried in the MSM and the NTT, was
 // removed. The row pipes_fp_sqr times the dedicated squaring the same way
-// (one dependent chain of squares): predicted ≈ 222/288 of the product;
-// pipes_fp_mul_karatsuba the Karatsuba product (252 wide multiply-adds and
-// more carry work on the integer pipe).
+// (one dependent chain of squares): 7.56 SM-cycles against the product's
+// 9.60 on the H200. A Karatsuba product (252 wide multiply-adds against 288,
+// more carry work) took 10.02 and was removed (docs/perf.md §5).
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -36,17 +36,7 @@ using DFp = ff::cuda::Fp;
 constexpr int kChains = 8;
 constexpr unsigned kThreads = 256;
 
-// The Karatsuba product (ff::cuda::detail::mont_mul_karatsuba), out of line
-// like the default one.
-__device__ __noinline__ DFp karatsuba_mul(const DFp a, const DFp b) {
-  uint32_t p[DFp::N];
-  DFp::modulus(p);
-  DFp r;
-  ff::cuda::detail::mont_mul_karatsuba<DFp::N>(r.w, a.w, b.w, p, DFp::kInv);
-  return r;
-}
-
-template <int kD, bool kImad, bool kSqr = false, bool kKaratsuba = false>
+template <int kD, bool kImad, bool kSqr = false>
 __global__ void __launch_bounds__(kThreads) pipes_kernel(const DFp* in, DFp* out, double* dout, int iters) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   DFp x = in[t % 1024];
@@ -56,9 +46,7 @@ __global__ void __launch_bounds__(kThreads) pipes_kernel(const DFp* in, DFp* out
   for (int k = 0; k < kChains; ++k) a[k] = 1.0 + 1e-9 * double(t + k);
   const double b = 0.9999999, c = 1e-7 * double(t & 15);
   for (int i = 0; i < iters; ++i) {
-    if constexpr (kKaratsuba) {
-      x = karatsuba_mul(x, y);
-    } else if constexpr (kSqr) {
+    if constexpr (kSqr) {
       x = x.sqr();
     } else if constexpr (kImad) {
       x = x * y;
@@ -98,7 +86,6 @@ Status run_pipes_bench(const Options& o, std::vector<Record>* out) {
   const std::vector<Probe> probes = {
       {"pipes_fp_mul", 0, true, pipes_kernel<0, true>},
       {"pipes_fp_sqr", 0, true, pipes_kernel<0, false, true>},
-      {"pipes_fp_mul_karatsuba", 0, true, pipes_kernel<0, false, false, true>},
       {"pipes_dfma_740", 740, false, pipes_kernel<740, false>},
       {"pipes_fp_mul_dfma_92", 92, true, pipes_kernel<92, true>},
       {"pipes_fp_mul_dfma_184", 184, true, pipes_kernel<184, true>},
@@ -117,12 +104,10 @@ Status run_pipes_bench(const Options& o, std::vector<Record>* out) {
     ASSIGN_OR_RETURN(Record r, time_runs(p.name, 0, o.reps, once));
     // SM-cycles per iteration of one thread, at the device's maximum SM clock.
     const double per_iter = r.median_ms * cycles_per_ms * dev.sm_count / (double(threads) * iters);
+    std::string body = p.name == "pipes_fp_sqr" ? "one Fp square" : p.imad ? "one Fp product" : "";
+    if (p.d > 0) body += (body.empty() ? "" : " + ") + std::to_string(p.d) + " DFMA";
     char note[160];
-    std::snprintf(note, sizeof note, "%.2f SM-cycles per iteration (%s%s%d DFMA)", per_iter,
-                  p.name == "pipes_fp_sqr"             ? "one Fp square"
-                  : p.name == "pipes_fp_mul_karatsuba" ? "one Karatsuba Fp product"
-                  : p.imad                             ? "one Fp product"
-                                                       : "", p.imad && p.d ? " + " : "", p.d);
+    std::snprintf(note, sizeof note, "%.2f SM-cycles per iteration (%s)", per_iter, body.c_str());
     r.note = note;
     std::printf("%-24s %9.3f ms  %s\n", p.name.c_str(), r.median_ms, note);
     out->push_back(r);

@@ -81,12 +81,7 @@ __device__ __forceinline__ DFr lazy_mul(const DFr& w, const DFr& x) {
   uint32_t p[kWords];
   DFr::modulus(p);
   DFr r;
-#ifdef CUZK_NTT_FR_KARATSUBA
-  // The experiment CUZK_NTT_FR_KARATSUBA (ntt/cuda/CMakeLists.txt).
-  ff::cuda::detail::mont_mul_karatsuba<kWords, DFr::kSparseLow, false>(r.w, w.w, x.w, p, DFr::kInv);
-#else
   ff::cuda::detail::mont_mul<kWords, DFr::kSparseLow, false>(r.w, w.w, x.w, p, DFr::kInv);
-#endif
   return r;
 }
 // a + b (kSub: a − b) mod 2r, for a, b < 2r.
