@@ -190,10 +190,19 @@ rc=0
   { echo "a stale socket: exit $rc"; cat "$dir/stale.err"; exit 1; }
 # A socket that appears within a second (a daemon binding it while its
 # script starts the client) is waited for, not reported missing.
-rm -f "$dir/run/cuzk.sock"
-python3 -c 'import socket, sys, time; time.sleep(0.3); s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(20)' \
-  "$dir/run/cuzk.sock" &
+# The listener is started and ready first, and binds 0.3 s after the go file
+# appears, just before the client starts (on a loaded machine the start of a
+# python process alone can take longer than the client's second).
+rm -f "$dir/run/cuzk.sock" "$dir/go" "$dir/ready"
+python3 -c '
+import os, socket, sys, time
+open(sys.argv[2] + "/ready", "w").close()
+while not os.path.exists(sys.argv[2] + "/go"): time.sleep(0.01)
+time.sleep(0.3); s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(20)' \
+  "$dir/run/cuzk.sock" "$dir" &
 late=$!
+wait_for test -e "$dir/ready"
+touch "$dir/go"
 rc=0
 "$cuzk" status --addr "$addr" 2> "$dir/late.err" || rc=$?
 kill $late 2> /dev/null; wait $late 2> /dev/null || true
