@@ -11,8 +11,8 @@ dir=$(mktemp -d)
 pid=""
 cleanup() { [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
-# Polls until the command succeeds; the bound only guards against a hang.
-wait_for() { local end=$((SECONDS + 120)); until "$@"; do ((SECONDS < end)) || return 1; sleep 0.05; done; }
+# shellcheck source=tests/lib/waits.sh
+source "$(dirname "$0")/../../tests/lib/waits.sh"
 mkdir "$dir/downloads"
 late="$dir/downloads/late.zkey"
 cat > "$dir/cuzk.toml" <<TOML

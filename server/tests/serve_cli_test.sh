@@ -9,14 +9,8 @@ dir=$(mktemp -d)
 pid=""
 cleanup() { [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
-# Whether a command's output matches an extended regex. Not `cmd | grep -q`
-# (nor `| grep > /dev/null`, which GNU grep treats alike): grep stops reading
-# at the first match, a command that writes on dies of SIGPIPE, and pipefail
-# then fails the line now and then.
-prints() { local pattern=$1 out; shift; out=$("$@") && grep -qE -- "$pattern" <<< "$out"; }
-# Polls until the command succeeds; the bound only guards against a hang (a
-# loaded machine makes the test slower, not failed).
-wait_for() { local end=$((SECONDS + 120)); until "$@"; do ((SECONDS < end)) || return 1; sleep 0.05; done; }
+# shellcheck source=tests/lib/waits.sh
+source "$(dirname "$0")/../../tests/lib/waits.sh"
 cat > "$dir/cuzk.toml" <<TOML
 [server]
 listen = "unix://$dir/run/cuzk.sock"

@@ -22,9 +22,8 @@ rm -rf "$work" && mkdir -p "$work"
 pid=""
 cleanup() { [[ -n $pid ]] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; }
 trap cleanup EXIT
-# Polls until the command succeeds; the bound only guards against a hang (a
-# loaded machine makes the test slower, not failed).
-wait_for() { local end=$((SECONDS + 120)); until "$@"; do ((SECONDS < end)) || return 1; sleep 0.05; done; }
+# shellcheck source=tests/lib/waits.sh
+source "$(dirname "$0")/../lib/waits.sh"
 cat > "$work/cuzk.toml" <<TOML
 [server]
 listen = "unix://$work/cuzk.sock"
