@@ -7,12 +7,9 @@
 # throughout.   circuit_retry_cli_test.sh path/to/cuzk
 set -euo pipefail
 cuzk=$1
-dir=$(mktemp -d)
-pid=""
-cleanup() { [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$dir"; }
-trap cleanup EXIT
 # shellcheck source=tests/lib/waits.sh
 source "$(dirname "$0")/../../tests/lib/waits.sh"
+daemon_scratch
 mkdir "$dir/downloads"
 late="$dir/downloads/late.zkey"
 cat > "$dir/cuzk.toml" <<TOML

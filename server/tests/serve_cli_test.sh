@@ -5,12 +5,9 @@
 # is no daemon or it may not connect.   serve_cli_test.sh path/to/cuzk
 set -euo pipefail
 cuzk=$1
-dir=$(mktemp -d)
-pid=""
-cleanup() { [[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$dir"; }
-trap cleanup EXIT
 # shellcheck source=tests/lib/waits.sh
 source "$(dirname "$0")/../../tests/lib/waits.sh"
+daemon_scratch
 cat > "$dir/cuzk.toml" <<TOML
 [server]
 listen = "unix://$dir/run/cuzk.sock"

@@ -10,3 +10,10 @@
 #                            pipefail then fails the line now and then.
 wait_for() { local end=$((SECONDS + 120)); until "$@"; do ((SECONDS < end)) || return 1; sleep 0.05; done; }
 prints() { local pattern=$1 out; shift; out=$("$@") && grep -qE -- "$pattern" <<< "$out"; }
+#   daemon_scratch           a scratch folder in $dir and an empty $pid; on exit
+#                            the daemon in $pid is killed and the folder removed
+daemon_scratch() {
+  dir=$(mktemp -d)
+  pid=""
+  trap '[[ -n $pid ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+}
