@@ -75,6 +75,10 @@ int cuda_ordinal(const std::string& name) {
 
 }  // namespace
 
+bool is_device_name(const std::string& name) {
+  return name == "auto" || name == "cpu" || name == "cpu0" || name == "cuda" || cuda_ordinal(name) >= 0;
+}
+
 StatusOr<std::vector<std::unique_ptr<Device>>> make_devices(const EngineConfig& config, ThreadPool* pool) {
   std::vector<std::unique_ptr<Device>> out;
   std::string why;

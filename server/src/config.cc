@@ -269,15 +269,6 @@ Status read_memory(TomlReader& r, const ConfigEnv& env, ServerConfig& c, std::ve
   return ok_status();
 }
 
-// A name pipeline.devices takes: auto, cpu, cuda or cuda:N (as
-// engine::make_devices reads them), so that --check-config refuses what the
-// start would.
-bool is_device_name(const std::string& d) {
-  if (d == "auto" || d == "cpu" || d == "cpu0" || d == "cuda") return true;
-  if (!d.starts_with("cuda:") || d.size() == 5 || d.size() > 8) return false;
-  return std::all_of(d.begin() + 5, d.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-}
-
 Status read_engine(TomlReader& r, ServerConfig& c) {
   engine::EngineConfig& e = c.engine;
   RETURN_IF_ERROR(r.size("keys", "host_budget", &e.key_host_budget_bytes));
@@ -308,7 +299,8 @@ Status read_engine(TomlReader& r, ServerConfig& c) {
       if (d.empty())
         return r.at_key("pipeline", "devices",
                         invalid_argument("pipeline.devices: empty entry in \"" + devices + "\""));
-      if (!is_device_name(d))
+      // The names engine::make_devices knows: --check-config refuses what the start would.
+      if (!engine::is_device_name(d))
         return r.at_key("pipeline", "devices",
                         invalid_argument("pipeline.devices: unknown device \"" + d +
                                          "\" (expected auto, cpu, cuda, cuda:N or a list such as \"cuda:0,cuda:1\")"));

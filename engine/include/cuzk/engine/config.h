@@ -158,4 +158,9 @@ struct EngineConfig {
   Status validate() const;
 };
 
+// Whether `name` is one of the device names make_devices knows without a
+// backend factory (a config check can refuse the others before the start):
+// auto, cpu, cpu0, cuda, cuda:N (N of at most three digits).
+bool is_device_name(const std::string& name);
+
 }  // namespace cuzk::engine
