@@ -181,7 +181,7 @@ rc=0
   { echo "a stale socket: exit $rc"; cat "$dir/stale.err"; exit 1; }
 # A socket that appears within a second (a daemon binding it while its
 # script starts the client) is waited for, not reported missing.
-# The listener is started and ready first, and binds 0.3 s after the go file
+# The listener is started and ready first, and binds 0.2 s after the go file
 # appears, just before the client starts (on a loaded machine the start of a
 # python process alone can take longer than the client's second).
 rm -f "$dir/run/cuzk.sock" "$dir/go" "$dir/ready"
@@ -189,7 +189,7 @@ python3 -c '
 import os, socket, sys, time
 open(sys.argv[2] + "/ready", "w").close()
 while not os.path.exists(sys.argv[2] + "/go"): time.sleep(0.01)
-time.sleep(0.3); s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(20)' \
+time.sleep(0.2); s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(); time.sleep(20)' \
   "$dir/run/cuzk.sock" "$dir" &
 late=$!
 wait_for test -e "$dir/ready"
@@ -198,7 +198,7 @@ rc=0
 "$cuzk" status --addr "$addr" 2> "$dir/late.err" || rc=$?
 kill $late 2> /dev/null; wait $late 2> /dev/null || true
 [[ $rc -eq 1 ]] && ! grep -q "no socket there" "$dir/late.err" && grep -q "cannot connect to cuzk at $addr" "$dir/late.err" ||
-  { echo "a socket bound 0.3 s late: exit $rc"; cat "$dir/late.err"; exit 1; }
+  { echo "a socket bound 0.2 s late: exit $rc"; cat "$dir/late.err"; exit 1; }
 # A daemon that finds a stale socket (the listener above was killed) replaces
 # it, and says so.
 [[ -S $dir/run/cuzk.sock ]] || { echo "the killed listener left no socket"; exit 1; }
