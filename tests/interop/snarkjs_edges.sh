@@ -18,15 +18,8 @@
 set -euo pipefail
 # shellcheck source=tests/lib/checks.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib/checks.sh"
-if [[ ! -x $2/.bin/snarkjs || ! -x $2/.bin/circom2 ]]; then
-  echo "SKIP: the Node test packages (snarkjs, circom2) are not installed in $2; scripts/setup.sh --test installs them"
-  exit 77
-fi
-CUZK=$(realpath "$1")
-NODE_MODULES=$(realpath "$2")
-WORK=$3
-export PATH="$NODE_MODULES/.bin:$PATH"
-rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK"
+# shellcheck source=tests/interop/node_env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/node_env.sh"
 
 rand() { od -An -N6 -tu8 /dev/urandom | tr -d ' '; }
 # snarkjs groth16 verify exits 0 and says OK only for a valid proof.

@@ -11,16 +11,9 @@
 #     snarkjs keys finalized with a beacon, as ceremonies end
 # Inputs are drawn fresh each run. Usage: snarkjs_interop.sh CUZK NODE_MODULES WORKDIR
 set -euo pipefail
-if [[ ! -x $2/.bin/snarkjs || ! -x $2/.bin/circom2 ]]; then
-  echo "SKIP: the Node test packages (snarkjs, circom2) are not installed in $2; scripts/setup.sh --test installs them"
-  exit 77
-fi
-CUZK=$(realpath "$1")
-NODE_MODULES=$(realpath "$2")
-WORK=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
-export PATH="$NODE_MODULES/.bin:$PATH"
-rm -rf "$WORK" && mkdir -p "$WORK" && cd "$WORK"
+# shellcheck source=tests/interop/node_env.sh
+source "$HERE/node_env.sh"
 
 passed=0
 failed=0
