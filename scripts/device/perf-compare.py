@@ -2,7 +2,9 @@
 """Compares a guard run (perf-guard.sh's guard.json) with the committed
 baseline (docs/perf-baseline.json) and prints every figure more than 5%
 worse. Names ending in _busy are better higher; every other figure is better
-lower. Exit 1 when some figure is worse, 0 otherwise.
+lower. A count of failures (a name ending in _failed: failed proofs, a test
+binary's exit) above 0 is reported as such whether or not the baseline has
+it. Exit 1 when some figure is worse or something failed, 0 otherwise.
 
   perf-compare.py GUARD.json BASELINE.json [--tolerance 0.05]
 """
@@ -43,8 +45,12 @@ def main():
     print(f"{'figure':<{width}}  {'baseline':>10}  {'now':>10}  change")
     for name, b, n, c in rows:
         print(f"{name:<{width}}  {b!s:>10}  {n!s:>10}  {c}")
+    failed = [name for name in sorted(now) if name.endswith("_failed") and float(now[name]) > 0]
+    if failed:
+        print(f"FAILED: {', '.join(failed)}")
     if worse:
         print(f"{len(worse)} figure(s) more than {tol:.0%} worse than {args[1]}: {', '.join(worse)}")
+    if worse or failed:
         return 1
     print(f"no figure more than {tol:.0%} worse than {args[1]}")
     return 0

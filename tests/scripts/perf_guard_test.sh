@@ -35,6 +35,7 @@ says "a passing part is reported" "test ntt_cuda_test: exit 0"
 says "a failing part is reported with its exit" "test msm_cuda_test: exit 1"
 says "a failing part's failure is shown" "Failure"
 for i in 0 1 2; do says "shard $i of groth16_cuda_test ran" "test groth16_cuda_test.shard$i: exit 0.*shard $i of 3"; done
+says "the failing part is named as failed" "^FAILED: test_msm_cuda_test_failed$"
 says "the guard ends" "guard done in"
 run 0 "guard.json counts the failure" python3 -c "import json,sys; g=json.load(open('$out/guard.json')); \
 print(g['test_msm_cuda_test_failed'], g['test_ntt_cuda_test_failed'], g['test_groth16_cuda_test.shard2_failed'])"
