@@ -128,8 +128,13 @@ int run_serve(const ServeArgs& a) {
       auto source = engine::make_circuit_source(spec, so);
       Status s = source.ok() ? (*source)->describe().status() : source.status();
       if (!s.ok()) {
-        // The message already starts with `circuit "<id>":`.
+        // The message already starts with `circuit "<id>":`. What the start
+        // would do with it (the daemon loads circuits in the background).
         std::fprintf(stderr, "cuzk serve: %s\n", s.message().c_str());
+        std::fprintf(stderr,
+                     "cuzk serve: a start would serve the other circuits and load \"%s\" again at a preload or "
+                     "proof request for it once its files are complete\n",
+                     spec.id.c_str());
         return 2;
       }
     }

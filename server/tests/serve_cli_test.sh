@@ -131,6 +131,7 @@ printf '[[circuits]]\nid = "gone"\nzkey = "%s/missing.zkey"\n' "$dir" > "$dir/go
 if "$cuzk" serve --config "$dir/gone.toml" --check-config > /dev/null 2> "$dir/gone.err"; then
   echo "check-config accepted a missing zkey"; exit 1; fi
 grep -q "missing.zkey" "$dir/gone.err"
+grep -q 'a start would serve the other circuits and load "gone" again at a preload' "$dir/gone.err"
 # A misspelt key is an error with what was meant, in --check-config too (exit 2).
 printf '[memory]\nbudget = "8GiB"\n[pipeline]\ndevice = "cpu"\n' > "$dir/typo.toml"
 rc=0
