@@ -159,7 +159,7 @@ bool Engine::Impl::wait_for_circuits(std::chrono::milliseconds timeout) {
   }
 }
 
-std::optional<size_t> Engine::Impl::claim_retry(const std::string& id) {
+std::optional<Engine::Impl::RetryClaim> Engine::Impl::claim_retry(const std::string& id) {
   MutexLock lock(circuits_mu_);
   if (retry_stop_.stop_requested()) return std::nullopt;
   for (size_t i = 0; i < circuits_.size(); ++i) {
@@ -173,22 +173,17 @@ std::optional<size_t> Engine::Impl::claim_retry(const std::string& id) {
     c.began = c.step_began = Clock::time_point();
     ++c.attempts;
     ++retries_in_flight_;
-    return i;
+    return RetryClaim{i, c.attempts + 1};
   }
   return std::nullopt;
 }
 
 Status Engine::Impl::ready_or_retry(const std::string& id) {
-  std::optional<size_t> index = claim_retry(id);
-  if (index) {
-    uint32_t attempt = 0;
-    {
-      MutexLock lock(circuits_mu_);
-      attempt = circuits_[*index].attempts + 1;
-    }
-    CUZK_LOG(Info) << "circuit \"" << id << "\" failed to load before; trying again (attempt " << attempt << ")";
-    Status s = load_circuit(*index, retry_stop_.get_token());
-    end_load(*index, s);
+  if (std::optional<RetryClaim> claim = claim_retry(id)) {
+    CUZK_LOG(Info) << "circuit \"" << id << "\" failed to load before; trying again (attempt " << claim->attempt
+                   << ")";
+    Status s = load_circuit(claim->index, retry_stop_.get_token());
+    end_load(claim->index, s);
     {
       MutexLock lock(circuits_mu_);
       --retries_in_flight_;

@@ -264,10 +264,14 @@ class Engine::Impl {
   // interrupted) ends first, and every retry has ended on return.
   void stop_loading() EXCLUDES(circuits_mu_);
   void end_load(size_t index, const Status& result) EXCLUDES(circuits_mu_);
-  // The index of circuit `id` when it is failed and due for another attempt
-  // (it is then marked loading, and counted in retries_in_flight_), else
-  // nullopt.
-  std::optional<size_t> claim_retry(const std::string& id) EXCLUDES(circuits_mu_);
+  // Circuit `id` when it is failed and due for another attempt (it is then
+  // marked loading, and counted in retries_in_flight_), else nullopt: its
+  // index, and the attempt this is (the first load was attempt 1).
+  struct RetryClaim {
+    size_t index;
+    uint32_t attempt;
+  };
+  std::optional<RetryClaim> claim_retry(const std::string& id) EXCLUDES(circuits_mu_);
 
   // pipeline.cc
   void remove_stale_cache_files();
