@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # A/B of a setting made through the environment (an experimental kernel
-# switch such as CUZK_NTT_PASS_RADIX=4), on the GPU machine, with one packed
+# switch the code under test reads), on the GPU machine, with one packed
 # build (scripts/device/pack.sh, carried in .carry/): each command runs
 # ROUNDS times, alternately without the setting (A) and with it (B), so that
 # both see the same chip minutes apart.
 #   scripts/device/env-ab.sh NAME=VALUE [--rounds N] "COMMAND" ...
 # COMMAND: "cuzk ARGS" or "gpu-bench ARGS" (cuzk-gpu-bench, packed by pack.sh).
-# e.g. scripts/device/env-ab.sh CUZK_NTT_PASS_RADIX=4 --rounds 2 \
+# e.g. scripts/device/env-ab.sh CUZK_EXPERIMENT=1 --rounds 2 \
 #        "gpu-bench ntt --lg-min 24 --lg-max 27" \
 #        "cuzk bench prove --backend cuda --shape porep --lg 27 --runs 3 --matvec device"
 # Logs under $OUT/ab-<i>-<A|B>-<round>.log; the lines a bench prints as its

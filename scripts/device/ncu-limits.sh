@@ -11,7 +11,7 @@
 #   ones24     the batch additions of the ones (bitmap_sum_kernel) in a 2^24
 #              PoRep-shaped proof
 #   NAME=VALUE:TARGET   the same with an environment switch, e.g.
-#              CUZK_NTT_PASS_RADIX=4:ntt27
+#              CUZK_EXPERIMENT=1:ntt27
 # Each target runs under `ncu --clock-control none` (the boost clock the
 # benches see) with the metrics ncu_limits.py asks for, filtered by the
 # kernels' names and the first launches; CSVs go into $OUT/ncu-raw.tar.gz,

@@ -131,7 +131,6 @@ Status run_ntt_bench(const Options& o, std::vector<Record>* out) {
   ASSIGN_OR_RETURN(f.ws, gpu::DeviceBuffer<uint8_t>::allocate(f.ws_bytes));
   const auto conv = ff::RootConvention::kBellperson;
   const Fr g = ff::fr_generator(conv);
-  std::fprintf(stderr, "ntt pass radix %d (CUZK_NTT_PASS_RADIX)\n", ntt::cuda::pass_radix());
   for (int lg = o.lg_min; lg <= o.lg_max; ++lg) {
     const size_t n = size_t(1) << lg;
     RETURN_IF_ERROR(f.orig.upload(f.host.data(), n, f.stream.get()));

@@ -3,7 +3,7 @@
 //   cuzk-gpu-bench msm --curve g1|g2 --lg-min 20 --lg-max 27 [--reps 5] [--streamed] [--batch-lg 24]
 //                  [--affine-rounds R] [--window-bits C] [--window-lanes L] [--reduce-group G[,G...]] [--json f]
 //   cuzk-gpu-bench ones --curve g1|g2 --lg-min 20 --lg-max 27 [--density 45] [--reps 5] [--json f]   (each size: the bitmap sum, then the same by pair rounds, ones_pairs_*)
-//   cuzk-gpu-bench ntt --lg-min 20 --lg-max 27 [--reps 5] [--json f]   (CUZK_NTT_PASS_RADIX=4: the pass kernel two stages at a time)
+//   cuzk-gpu-bench ntt --lg-min 20 --lg-max 27 [--reps 5] [--json f]
 //   cuzk-gpu-bench h2d [--json f]
 //   cuzk-gpu-bench pipes [--reps 5] [--json f]   (the Fp product beside FP64 work: bench_pipes.cu)
 // Prints one line per figure and a JSON document (device, build, records).

@@ -1,5 +1,4 @@
 // Device NTT: kernels, launchers and the host orchestration (see ntt.h).
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -125,75 +124,11 @@ __device__ __forceinline__ void smem_store(uint32_t* sm, int t, int i, const DFr
   for (int w = 0; w < kWords; ++w) sm[w * t + i] = x.w[w];
 }
 
-// The radix-2 stage of half-size 1 (every twiddle 1: no product), for the
-// two-stage kernel's odd stage: rows 2m and 2m + 1 of every column.
-__device__ __forceinline__ void unit_stage(uint32_t* sm, int t, int j) {
-  for (int b = threadIdx.x; b < t / 2; b += blockDim.x) {
-    const int c = b & ((1 << j) - 1), i0 = ((b >> j) << (j + 1)) + c, i1 = i0 + (1 << j);
-    const DFr u = smem_load(sm, t, i0), v = smem_load(sm, t, i1);
-    smem_store(sm, t, i0, lazy_add(u, v));
-    smem_store(sm, t, i1, lazy_sub(u, v));
-  }
-}
-
-// Two radix-2 stages in one trip through shared memory: the stages of
-// half-sizes h = 2^lg_lo and 2h (DIT: h first; DIF: 2h first), each thread
-// taking the four elements at rows r0, r0 + h, r0 + 2h, r0 + 3h
-// (r0 = 4h·m + jj, jj < h) whose butterflies in both stages stay among them.
-// The same butterflies as two stages of the one-stage loop, in the same order per
-// element, with the same twiddles — so the same bits — with half the shared
-// memory traffic and barriers. Twiddles: ω_2h^jj for the stage of half h
-// (1 at lg_lo = 0), ω_4h^jj and ω_4h^(jj + h) for the stage of half 2h.
-template <bool kDit>
-__device__ __forceinline__ void radix4_stages(uint32_t* sm, int t, int j, const DFr* small, int lg_lo) {
-  const uint32_t cmask = (1u << j) - 1;
-  const uint32_t h = 1u << lg_lo;
-  for (int g = threadIdx.x; g < t / 4; g += blockDim.x) {
-    const uint32_t c = uint32_t(g) & cmask, rg = uint32_t(g) >> j;
-    const uint32_t jj = rg & (h - 1);
-    const uint32_t r0 = ((rg - jj) << 2) + jj;
-    auto at = [&](uint32_t m) { return int(((r0 + m * h) << j) + c); };
-    const uint32_t e1 = jj << (kSmallLg - 1 - lg_lo), e2 = jj << (kSmallLg - 2 - lg_lo),
-                   e3 = (jj + h) << (kSmallLg - 2 - lg_lo);
-    DFr x0 = smem_load(sm, t, at(0)), x1 = smem_load(sm, t, at(1));
-    DFr x2 = smem_load(sm, t, at(2)), x3 = smem_load(sm, t, at(3));
-    if (kDit) {
-      if (lg_lo != 0) {
-        x1 = lazy_mul(small[e1], x1);
-        x3 = lazy_mul(small[e1], x3);
-      }
-      DFr y0 = lazy_add(x0, x1), y1 = lazy_sub(x0, x1);
-      DFr y2 = lazy_add(x2, x3), y3 = lazy_sub(x2, x3);
-      y2 = lazy_mul(small[e2], y2);
-      smem_store(sm, t, at(0), lazy_add(y0, y2));
-      smem_store(sm, t, at(2), lazy_sub(y0, y2));
-      y3 = lazy_mul(small[e3], y3);
-      smem_store(sm, t, at(1), lazy_add(y1, y3));
-      smem_store(sm, t, at(3), lazy_sub(y1, y3));
-    } else {
-      const DFr y0 = lazy_add(x0, x2), y1 = lazy_add(x1, x3);
-      const DFr y2 = lazy_mul(small[e2], lazy_sub(x0, x2));
-      const DFr y3 = lazy_mul(small[e3], lazy_sub(x1, x3));
-      smem_store(sm, t, at(0), lazy_add(y0, y1));
-      smem_store(sm, t, at(2), lazy_add(y2, y3));
-      if (lg_lo == 0) {
-        smem_store(sm, t, at(1), lazy_sub(y0, y1));
-        smem_store(sm, t, at(3), lazy_sub(y2, y3));
-      } else {
-        smem_store(sm, t, at(1), lazy_mul(small[e1], lazy_sub(y0, y1)));
-        smem_store(sm, t, at(3), lazy_mul(small[e1], lazy_sub(y2, y3)));
-      }
-    }
-  }
-}
-
 // One pass over index bits [lo, lo + k) of every sub-transform: a block owns
 // 2^k rows (stride 2^lo) × 2^j adjacent columns. kDit: bit-reversed rows in,
 // twiddles applied on load; otherwise (DIF) natural rows in, twiddles on store.
 // Twiddle of (row r, column col): ω^(col·bitrev_k(r)·2^(lg_n − lo − k)).
-// kRadix4: the stages two at a time (radix4_stages; with k odd, the stage
-// of half 1 alone: DIT first, DIF last), else one at a time.
-template <bool kDit, bool kRadix4>
+template <bool kDit>
 static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data, PassArgs a) {
   extern __shared__ uint32_t sm[];
   const int t = 1 << (a.k + a.j);
@@ -213,49 +148,32 @@ static __global__ void __launch_bounds__(kPassThreads) ntt_pass_kernel(DFr* data
     smem_store(sm, t, i, x);
   }
   __syncthreads();
-  if constexpr (kRadix4) {
-    const bool single = (a.k & 1) != 0;
-    if (kDit && single) {
-      unit_stage(sm, t, a.j);
-      __syncthreads();
-    }
-    for (int p = 0; p < a.k / 2; ++p) {
-      const int lg_lo = kDit ? 2 * p + (single ? 1 : 0) : a.k - 2 - 2 * p;
-      radix4_stages<kDit>(sm, t, a.j, a.small, lg_lo);
-      __syncthreads();
-    }
-    if (!kDit && single) {
-      unit_stage(sm, t, a.j);
-      __syncthreads();
-    }
-  } else {
-    for (int stage = 0; stage < a.k; ++stage) {
-      const int lg_h = kDit ? stage : a.k - 1 - stage;
-      const uint32_t h = 1u << lg_h;
-      for (int b = threadIdx.x; b < t / 2; b += blockDim.x) {
-        const uint32_t c = uint32_t(b) & cmask, rb = uint32_t(b) >> a.j;
-        const uint32_t jj = rb & (h - 1);
-        const uint32_t r0 = ((rb - jj) << 1) + jj;
-        const int i0 = int((r0 << a.j) + c), i1 = int(((r0 + h) << a.j) + c);
-        const DFr u = smem_load(sm, t, i0);
-        const DFr v = smem_load(sm, t, i1);
-        if (lg_h == 0) {  // every twiddle of this stage is 1 (uniform across the block)
-          smem_store(sm, t, i0, lazy_add(u, v));
-          smem_store(sm, t, i1, lazy_sub(u, v));
-          continue;
-        }
-        const DFr w = a.small[jj << (kSmallLg - 1 - lg_h)];
-        if (kDit) {
-          const DFr vw = lazy_mul(w, v);
-          smem_store(sm, t, i0, lazy_add(u, vw));
-          smem_store(sm, t, i1, lazy_sub(u, vw));
-        } else {
-          smem_store(sm, t, i0, lazy_add(u, v));
-          smem_store(sm, t, i1, lazy_mul(w, lazy_sub(u, v)));
-        }
+  for (int stage = 0; stage < a.k; ++stage) {
+    const int lg_h = kDit ? stage : a.k - 1 - stage;
+    const uint32_t h = 1u << lg_h;
+    for (int b = threadIdx.x; b < t / 2; b += blockDim.x) {
+      const uint32_t c = uint32_t(b) & cmask, rb = uint32_t(b) >> a.j;
+      const uint32_t jj = rb & (h - 1);
+      const uint32_t r0 = ((rb - jj) << 1) + jj;
+      const int i0 = int((r0 << a.j) + c), i1 = int(((r0 + h) << a.j) + c);
+      const DFr u = smem_load(sm, t, i0);
+      const DFr v = smem_load(sm, t, i1);
+      if (lg_h == 0) {  // every twiddle of this stage is 1 (uniform across the block)
+        smem_store(sm, t, i0, lazy_add(u, v));
+        smem_store(sm, t, i1, lazy_sub(u, v));
+        continue;
       }
-      __syncthreads();
+      const DFr w = a.small[jj << (kSmallLg - 1 - lg_h)];
+      if (kDit) {
+        const DFr vw = lazy_mul(w, v);
+        smem_store(sm, t, i0, lazy_add(u, vw));
+        smem_store(sm, t, i1, lazy_sub(u, vw));
+      } else {
+        smem_store(sm, t, i0, lazy_add(u, v));
+        smem_store(sm, t, i1, lazy_mul(w, lazy_sub(u, v)));
+      }
     }
+    __syncthreads();
   }
   for (int i = threadIdx.x; i < t; i += blockDim.x) {
     const uint32_t row = uint32_t(i) >> a.j, col = (cg << a.j) + (uint32_t(i) & cmask);
@@ -429,38 +347,22 @@ Status fill_power_pair(DFr* lo, DFr* hi, int lg_n, const ff::Fr& b, const ff::Fr
   return CUZK_CUDA_LAUNCH_CHECK();
 }
 
-// The pass kernel's stage grouping (set_pass_radix); read by every launch.
-std::atomic<int> g_pass_radix{[] {
-  const char* e = std::getenv("CUZK_NTT_PASS_RADIX");
-  return e != nullptr && std::string(e) == "4" ? 4 : 2;
-}()};
-// Which pass kernel a transform runs: read once per transform, so that all
-// its passes agree.
-struct PassVariant {
-  bool radix4 = false;
-};
-PassVariant pass_variant() { return {g_pass_radix.load(std::memory_order_relaxed) == 4}; }
-
-template <bool kDit, bool kRadix4>
+template <bool kDit>
 Status launch_pass_kernel(DFr* data, const PassArgs& a, unsigned blocks, unsigned threads, size_t smem,
                           cudaStream_t stream) {
-  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit, kRadix4>,
+  RETURN_IF_ERROR(CUZK_CUDA_CHECK(cudaFuncSetAttribute(ntt_pass_kernel<kDit>,
                                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem))));
-  ntt_pass_kernel<kDit, kRadix4><<<blocks, threads, smem, stream>>>(data, a);
+  ntt_pass_kernel<kDit><<<blocks, threads, smem, stream>>>(data, a);
   return CUZK_CUDA_LAUNCH_CHECK();
 }
 
-Status launch_pass(bool dit, PassVariant v, DFr* data, const PassArgs& a, cudaStream_t stream) {
+Status launch_pass(bool dit, DFr* data, const PassArgs& a, cudaStream_t stream) {
   const size_t t = size_t(1) << (a.k + a.j);
   const unsigned threads = unsigned(std::min<size_t>(kPassThreads, std::max<size_t>(1, t / 2)));
   const unsigned blocks = unsigned(size_t(1) << (a.lg_n - a.k - a.j));
   const size_t smem = t * sizeof(DFr);
-  if (dit) {
-    return v.radix4 ? launch_pass_kernel<true, true>(data, a, blocks, threads, smem, stream)
-                    : launch_pass_kernel<true, false>(data, a, blocks, threads, smem, stream);
-  }
-  return v.radix4 ? launch_pass_kernel<false, true>(data, a, blocks, threads, smem, stream)
-                  : launch_pass_kernel<false, false>(data, a, blocks, threads, smem, stream);
+  return dit ? launch_pass_kernel<true>(data, a, blocks, threads, smem, stream)
+             : launch_pass_kernel<false>(data, a, blocks, threads, smem, stream);
 }
 
 Status check_workspace(int lg_n, void* ws, size_t* ws_bytes, bool* size_query) {
@@ -513,7 +415,7 @@ Status prepare_scales(const NttSpec& spec, const Fused& fused, const Tables& tb,
 }
 
 Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const Scale& pre, const Scale& post,
-                  PassVariant v, cudaStream_t stream) {
+                  cudaStream_t stream) {
   const int lg_n = spec.lg_n;
   const bool dit = spec.order == Order::kBitReversedToNatural || spec.order == Order::kBitReversedToBitReversed;
   std::vector<PassRange> passes = plan_passes(lg_n);
@@ -532,7 +434,7 @@ Status run_passes(ff::Fr* d_data, const NttSpec& spec, const Tables& tb, const S
     if (a.lo > 0 && a.lo + a.k < lg_n && a.lo + a.k == direct_lg) a.tw_direct = tb.direct;
     if (p == 0) a.pre = pre;
     if (p + 1 == passes.size()) a.post = post, a.last = 1;
-    RETURN_IF_ERROR(launch_pass(dit, v, data, a, stream));
+    RETURN_IF_ERROR(launch_pass(dit, data, a, stream));
   }
   return ok_status();
 }
@@ -553,7 +455,6 @@ Status run_ntt(ff::Fr* d_data, const NttSpec& spec, const Fused& fused, void* d_
   powers_kernel<<<grid_for(1u << (kSmallLg - 1), 256), 256, 0, stream>>>(
       tb.small, 1u << (kSmallLg - 1), to_dev(inverse ? small_root.inverse() : small_root), to_dev(ff::Fr::one()));
   RETURN_IF_ERROR(CUZK_CUDA_LAUNCH_CHECK());
-  const PassVariant variant = pass_variant();
   RETURN_IF_ERROR(fill_power_pair(tb.tw_lo, tb.tw_hi, spec.lg_n, inverse ? omega.inverse() : omega, ff::Fr::one(),
                                   stream));
   if (tb.direct != nullptr) {
@@ -565,22 +466,15 @@ Status run_ntt(ff::Fr* d_data, const NttSpec& spec, const Fused& fused, void* d_
   Scale pre, post;
   RETURN_IF_ERROR(prepare_scales(spec, fused, tb, &pre, &post, stream));
   if (spec.order == Order::kBitReversedToBitReversed) {
-    RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, variant, stream));  // DIT: natural out
+    RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, stream));  // DIT: natural out
     return bit_reverse_permute(d_data, spec.lg_n, stream);
   }
-  RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, variant, stream));
+  RETURN_IF_ERROR(run_passes(d_data, spec, tb, pre, post, stream));
   if (spec.order == Order::kNaturalToNatural) return bit_reverse_permute(d_data, spec.lg_n, stream);
   return ok_status();
 }
 
 }  // namespace
-
-Status set_pass_radix(int radix) {
-  if (radix != 2 && radix != 4) return invalid_argument("ntt: pass radix " + std::to_string(radix) + " is not 2 or 4");
-  g_pass_radix.store(radix, std::memory_order_relaxed);
-  return ok_status();
-}
-int pass_radix() { return g_pass_radix.load(std::memory_order_relaxed); }
 
 size_t ntt_workspace_bytes(int lg_n) {
   if (lg_n < 0 || lg_n > kMaxLgN) return 0;

@@ -248,83 +248,6 @@ TEST_F(DeviceNttTest, HStepMatchesSevenTransforms) {
             StatusCode::kInvalidArgument);
 }
 
-// The pass kernel with its stages taken two at a time (set_pass_radix(4)):
-// against the naive DFT at small sizes (every variant; pass sizes 1 to 11
-// bits, odd and even), and bit for bit against the one-stage-at-a-time
-// kernel at multi-pass sizes and in the H step.
-TEST_F(DeviceNttTest, RadixFourPassesMatchDftAndRadixTwo) {
-  struct RestoreRadix {
-    int radix = pass_radix();
-    ~RestoreRadix() { EXPECT_TRUE(set_pass_radix(radix).ok()); }
-  } restore;
-  TestRng rng(fresh_seed());
-  auto both = [&](auto&& fn) {
-    EXPECT_TRUE(set_pass_radix(2).ok());
-    auto two = fn();
-    EXPECT_TRUE(set_pass_radix(4).ok());
-    auto four = fn();
-    return std::make_pair(two, four);
-  };
-  for (int lg : {1, 2, 3, 4, 7, 10, 11}) {
-    const size_t n = size_t(1) << lg;
-    const std::vector<Fr> x = random_vec(n, rng);
-    for (RootConvention conv : {RootConvention::kBellperson, RootConvention::kSnarkjs}) {
-      const Fr g = ff::fr_generator(conv);
-      for (bool inverse : {false, true}) {
-        for (bool coset : {false, true}) {
-          const std::optional<Fr> shift = coset ? std::optional<Fr>(g) : std::nullopt;
-          const std::vector<Fr> want = naive(x, lg, conv, inverse, shift);
-          for (Order o : kOrders) {
-            ASSERT_TRUE(set_pass_radix(4).ok());
-            std::vector<Fr> got =
-                run(in_rev(o) ? permuted(x, lg) : x,
-                    NttSpec{lg, conv, inverse ? Direction::kInverse : Direction::kForward, o, shift});
-            if (out_rev(o)) got = permuted(got, lg);
-            ASSERT_TRUE(got == want) << "lg=" << lg << " conv=" << int(conv) << " inverse=" << inverse
-                                     << " order=" << int(o) << " coset=" << coset;
-          }
-        }
-      }
-    }
-  }
-  for (int lg : {12, 13, 17, 21, 22, 23}) {
-    const size_t n = size_t(1) << lg;
-    const RootConvention conv = lg % 2 ? RootConvention::kBellperson : RootConvention::kSnarkjs;
-    const std::vector<Fr> x = random_vec(n, rng);
-    for (bool inverse : {false, true}) {
-      for (Order o : {Order::kNaturalToBitReversed, Order::kBitReversedToNatural}) {
-        const NttSpec spec{lg, conv, inverse ? Direction::kInverse : Direction::kForward, o,
-                           ff::fr_generator(conv)};
-        auto [two, four] = both([&] { return run(x, spec); });
-        ASSERT_TRUE(two == four) << "lg=" << lg << " inverse=" << inverse << " order=" << int(o);
-      }
-    }
-  }
-  for (int lg : {14, 22}) {
-    const size_t n = size_t(1) << lg;
-    HStepSpec spec;
-    spec.lg_n = lg;
-    spec.shift = ff::fr_generator(spec.convention);
-    spec.k = Fr::random(rng);
-    const std::vector<Fr> abc = random_vec(3 * n, rng);
-    auto [two, four] = both([&] {
-      size_t ws_bytes = ntt_workspace_bytes(lg);
-      auto ws = gpu::DeviceBuffer<uint8_t>::allocate(ws_bytes);
-      auto d = gpu::DeviceBuffer<Fr>::allocate(3 * n);
-      std::vector<Fr> got(n);
-      EXPECT_TRUE(ws.ok() && d.ok());
-      if (!ws.ok() || !d.ok()) return got;
-      EXPECT_TRUE(d->upload(abc.data(), 3 * n, stream_.get()).ok());
-      Status st = h_step(d->data(), d->data() + n, d->data() + 2 * n, spec, nullptr, ws->data(), &ws_bytes,
-                         stream_.get());
-      EXPECT_TRUE(st.ok()) << st.to_string();
-      EXPECT_TRUE(d->download(got.data(), n, stream_.get()).ok() && stream_.synchronize().ok());
-      return got;
-    });
-    ASSERT_TRUE(two == four) << "h_step lg=" << lg;
-  }
-}
-
 // The two provers' H-step specs (no device needed): bellperson divides by
 // Z(g) = g^n − 1 on the generator's coset and keeps the coefficients; snarkjs
 // evaluates on the odd coset of the 2n-th roots (g^n = −1), k = 1.
@@ -344,13 +267,6 @@ TEST(HStepSpecs, BellpersonAndSnarkjs) {
     EXPECT_EQ(sj.k, Fr::one());
     EXPECT_EQ(sj.shift.pow(n), -Fr::one());
   }
-}
-
-TEST(NttPassRadix, OnlyTwoOrFour) {
-  const int before = pass_radix();
-  EXPECT_EQ(set_pass_radix(3).code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(set_pass_radix(8).code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(pass_radix(), before);
 }
 
 TEST_F(DeviceNttTest, FusedHStepKernels) {

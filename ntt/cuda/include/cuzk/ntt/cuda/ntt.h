@@ -60,16 +60,6 @@ struct NttSpec {
   std::optional<ff::Fr> coset_shift;
 };
 
-// How a pass groups its radix-2 stages in shared memory: 2, one stage per
-// trip through shared memory and barrier (the default, measured), or 4, two
-// stages per trip (half the shared-memory traffic and barriers; the same
-// butterflies in the same order, so the same output bits). Process-wide,
-// read at every launch; the environment variable CUZK_NTT_PASS_RADIX=4 sets
-// it at start-up. For A/B runs until the faster one is measured and kept.
-// INVALID_ARGUMENT for anything but 2 or 4.
-Status set_pass_radix(int radix);
-int pass_radix();
-
 // Bytes of workspace ntt() needs for transforms of size 2^lg_n.
 size_t ntt_workspace_bytes(int lg_n);
 
