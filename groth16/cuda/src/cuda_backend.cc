@@ -75,15 +75,7 @@ StatusOr<std::unique_ptr<Backend>> make_cuda_backend(const CudaBackendOptions& o
   CUZK_LOG(Info) << "cuda:" << options.device << " tuning: " << ctx->tuning.summary();
   ctx->total_bytes = mem.total_bytes;
   ctx->faults = options.faults;
-  if (options.ones_sum == OnesSum::kDefault) {
-    const char* e = std::getenv("CUZK_ONES_SUM");
-    ctx->ones_by_pairs = e != nullptr && std::string(e) == "pairs";
-  } else {
-    ctx->ones_by_pairs = options.ones_sum == OnesSum::kPairRounds;
-  }
-  if (ctx->ones_by_pairs) {
-    CUZK_LOG(Info) << "cuda:" << options.device << " sums the ones by pair rounds";
-  }
+  ctx->ones_by_pairs = options.ones_sum == OnesSum::kPairRounds;
   ctx->placement = options.placement;
   ctx->pool = options.pool;
   ctx->budget = gpu::VramBudget(budget);

@@ -56,17 +56,17 @@ struct CudaFaults {
 
 // How the resident plan sums the points of L, A, B1 and B2 whose scalar is 1
 // (about half of them in a PoRep partition):
+//   kPairRounds  (the default) an MSM over the list of their positions with
+//                every scalar 1 (MsmConfig::scalar_bits = 1: one window, one
+//                bucket), so the batch-affine pair rounds add them (≈ 6
+//                products an addition) for ≈ 130 bytes of workspace per one
+//                (G1), taken from the H MSM's, which is free by then; where it
+//                does not fit, kBitmap. On the H200 at 45% ones: G1 2^27 21.7
+//                ms against 26.4, G2 2^25 23.5 against 28.5 (docs/perf.md §5).
 //   kBitmap      one XYZZ mixed addition per one, over the classification's
-//                bitmap (msm::cuda::batch_add; 10 field products an addition);
-//   kPairRounds  an MSM over the list of their positions with every scalar 1
-//                (MsmConfig::scalar_bits = 1: one window, one bucket), so the
-//                batch-affine pair rounds add them (≈ 6 products an addition)
-//                for ≈ 130 bytes of workspace per one (G1), taken from the H
-//                MSM's, which is free by then; where it does not fit, kBitmap.
-//   kDefault     kPairRounds when the environment has CUZK_ONES_SUM=pairs,
-//                else kBitmap (the one measured; the switch is for A/B runs).
+//                bitmap (msm::cuda::batch_add; 10 field products an addition).
 // The streamed plans always use the bitmap.
-enum class OnesSum { kDefault, kBitmap, kPairRounds };
+enum class OnesSum { kPairRounds, kBitmap };
 
 struct CudaBackendOptions {
   int device = 0;
@@ -75,7 +75,7 @@ struct CudaBackendOptions {
   Placement placement = Placement::kAuto;
   ThreadPool* pool = nullptr;  // host work (index lists); default pool when null
   CudaFaults faults;
-  OnesSum ones_sum = OnesSum::kDefault;
+  OnesSum ones_sum = OnesSum::kPairRounds;
 };
 
 // Errors: UNAVAILABLE when there is no usable device (or the ordinal is out
