@@ -10,7 +10,9 @@
 #   tests         the gpu test binaries packed with it (pack.sh TEST...)
 #   budget B      memory.total_budget of the serve steps after it (default
 #                 110GiB; "auto" is what a config without the key gets)
-# e.g. scripts/device/perf-guard.sh tests prove serve 0 4 serve 16GiB 3 budget auto serve 24GiB 3
+# e.g. scripts/device/perf-guard.sh tests prove serve 0 6 serve 16GiB 3 budget auto serve 24GiB 3
+# The steady figure is (last − first completion)/(N − 1): with N = 4 it moves
+# by ±1 s with where the first completion falls (docs/perf.md §5), so take N ≥ 6.
 # Needs .carry/cuzk.tar.gz (scripts/device/pack.sh) carried with the tree.
 # Writes $OUT/guard.json (one object, the figures perf-compare.py compares),
 # logs beside it, and prints the comparison with docs/perf-baseline.json.
@@ -150,7 +152,7 @@ checkpoint() {
 
 budget=110GiB
 args=("$@")
-[[ ${#args[@]} -eq 0 ]] && args=(prove serve 0 4 serve 16GiB 3)
+[[ ${#args[@]} -eq 0 ]] && args=(prove serve 0 6 serve 16GiB 3)
 i=0
 while (( i < ${#args[@]} )); do
   case ${args[i]} in
