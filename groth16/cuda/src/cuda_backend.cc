@@ -2,7 +2,6 @@
 #include "cuzk/groth16/cuda/cuda_backend.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 #include "cuda_internal.h"

@@ -1,5 +1,4 @@
 // Device NTT: kernels, launchers and the host orchestration (see ntt.h).
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
